@@ -1,0 +1,12 @@
+"""URLs of the battles app. Each area adds its own block below."""
+
+from django.urls import path
+
+from battles.views import core
+
+urlpatterns = [
+    path("", core.home, name="home"),
+    path("manifest.webmanifest", core.manifest, name="manifest"),
+    path("healthz", core.healthz, name="healthz"),
+    path("favicon.ico", core.favicon),
+]

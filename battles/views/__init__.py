@@ -1,0 +1,1 @@
+"""Thin views: each checks who is asking, calls one service, renders partials."""

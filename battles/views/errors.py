@@ -1,0 +1,16 @@
+"""Styled error pages that never leak a traceback."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse, HttpResponseServerError
+from django.shortcuts import render
+from django.template import loader
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    return render(request, "404.html", status=404)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    # No request context: whatever broke must not break the error page too.
+    return HttpResponseServerError(loader.get_template("500.html").render())

@@ -1,0 +1,206 @@
+"""Settings for the Confrontation companion, read from the environment.
+
+Zero configuration gives the embedded default: DEBUG on, a SQLite file under
+``var/`` and the in-process live-update bus. A club server sets
+``DEBUG=false``, ``SECRET_KEY``, ``ALLOWED_HOSTS`` and ``DATABASE_URL``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import dj_database_url
+from csp.constants import NONE, SELF
+from django.utils.translation import gettext_lazy as _
+
+from confrontation_site.env import env_bool, env_int, env_list, env_str, fail
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+DEBUG = env_bool("DEBUG", True)
+
+SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY:
+    if not DEBUG:
+        fail("SECRET_KEY must be set when DEBUG is false.")
+    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production-0123456789abcdef"
+
+ALLOWED_HOSTS = env_list(
+    "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else []
+)
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "django_htmx",
+    "template_partials",
+    "csp",
+    "battles",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "battles.middleware.PermissionsPolicyMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
+]
+
+ROOT_URLCONF = "confrontation_site.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "confrontation_site.wsgi.application"
+ASGI_APPLICATION = "confrontation_site.asgi.application"
+
+# --- Database -------------------------------------------------------------
+DEFAULT_DATABASE_URL = f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
+DATABASE_URL = env_str("DATABASE_URL") or DEFAULT_DATABASE_URL
+try:
+    _database = dj_database_url.parse(DATABASE_URL, conn_max_age=0)
+except ValueError as error:
+    fail(f"DATABASE_URL is not a database address Django understands ({error}).")
+if _database.get("ENGINE") == "django.db.backends.sqlite3":
+    if _database["NAME"] not in ("", ":memory:"):
+        Path(_database["NAME"]).parent.mkdir(parents=True, exist_ok=True)
+    _database["OPTIONS"] = {
+        # Two phones writing at once: take the write lock at BEGIN so neither
+        # fails half-way with "database is locked" (measured, see DESIGN).
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        # WAL lets readers go on during a write; FULL makes an acknowledged
+        # action survive a power cut.
+        "init_command": (
+            "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; "
+            "PRAGMA foreign_keys=ON; PRAGMA busy_timeout=20000;"
+        ),
+    }
+elif _database.get("ENGINE") == "django.db.backends.postgresql":
+    _database.setdefault("OPTIONS", {})
+    _database["CONN_HEALTH_CHECKS"] = True
+else:
+    fail("DATABASE_URL must start with sqlite:// or postgres://.")
+DATABASES = {"default": _database}
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Auth -----------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+LOGIN_URL = "/admin/login/"
+
+# --- Languages ------------------------------------------------------------
+LANGUAGE_CODE = "fr"
+LANGUAGES = [("fr", _("French")), ("en", _("English"))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+USE_I18N = True
+TIME_ZONE = env_str("TIME_ZONE", "Europe/Paris")
+USE_TZ = True
+
+# --- Static files ---------------------------------------------------------
+STATIC_URL = "/static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+
+# --- Caches (rate limits and the like) ------------------------------------
+REDIS_URL = env_str("REDIS_URL")
+CACHES = {
+    "default": (
+        {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+        }
+        if REDIS_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
+# --- Live updates ---------------------------------------------------------
+# "memory" (one process), "postgres" (LISTEN/NOTIFY) or "redis" (pub/sub).
+LIVE_BUS = env_str("LIVE_BUS", "memory")
+if LIVE_BUS not in ("memory", "postgres", "redis"):
+    fail("LIVE_BUS must be memory, postgres or redis.")
+
+# --- Security -------------------------------------------------------------
+SESSION_COOKIE_HTTPONLY = True
+SESSION_COOKIE_SAMESITE = "Lax"
+CSRF_COOKIE_SAMESITE = "Lax"
+SECURE_CONTENT_TYPE_NOSNIFF = True
+# Not "no-referrer": Chrome then sends "Origin: null" on form posts, which
+# CSRF rightly refuses. Same-origin still leaks nothing to other sites.
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+if not DEBUG:
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    if env_bool("BEHIND_TLS_PROXY", False):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# A strict policy from the first template on: no inline script or style.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [NONE],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "manifest-src": [SELF],
+        "form-action": [SELF],
+        "base-uri": [NONE],
+        "frame-ancestors": [NONE],
+        "object-src": [NONE],
+    }
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}

@@ -1,0 +1,129 @@
+"""Real Chromium (Debian's package) driven by Playwright at a phone viewport.
+
+Every page a test opens is watched: a console error, an uncaught exception, a
+failed request, an HTTP error or a CSP violation fails the test.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the test database
+# is still used synchronously from here, which Django otherwise refuses.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+PHONE = {
+    "viewport": {"width": 360, "height": 740},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+def chromium_path() -> str:
+    path = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium")
+    if not path:
+        pytest.fail(
+            "Chromium not found: run `make test` (it installs Debian's chromium) "
+            "or set CHROMIUM_PATH."
+        )
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()
+
+
+@dataclass
+class PageProblems:
+    """What went wrong on a page while a test drove it."""
+
+    items: list[str] = field(default_factory=list)
+
+    def watch(self, page) -> None:
+        def on_console(message) -> None:
+            if message.type == "error":
+                self.items.append(f"console error: {message.text}")
+            elif "Content Security Policy" in message.text:
+                self.items.append(f"CSP: {message.text}")
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda error: self.items.append(f"page error: {error}"))
+        page.on(
+            "requestfailed",
+            lambda request: self.items.append(
+                f"request failed: {request.url} {request.failure}"
+            ),
+        )
+        page.on(
+            "response",
+            lambda response: (
+                response.status >= 400
+                and self.items.append(f"HTTP {response.status}: {response.url}")
+            ),
+        )
+
+
+def open_phone(browser, problems: PageProblems, locale: str = "fr-FR"):
+    context = browser.new_context(locale=locale, **PHONE)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    problems.watch(page)
+    return context, page
+
+
+@pytest.fixture
+def page_problems() -> PageProblems:
+    return PageProblems()
+
+
+@pytest.fixture
+def phone(browser, page_problems, live_server) -> Iterator:
+    """One phone: a fresh browser context at 360 px, French by default."""
+    context, page = open_phone(browser, page_problems)
+    yield page
+    context.close()
+    assert page_problems.items == [], "\n".join(page_problems.items)
+
+
+@pytest.fixture
+def second_phone(browser, page_problems, live_server) -> Iterator:
+    """The opponent's phone: another context, so another session."""
+    context, page = open_phone(browser, page_problems)
+    yield page
+    context.close()
+
+
+def serious_accessibility_violations(page) -> list[str]:
+    """axe-core on the page as it is now; serious and critical violations only."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{violation['id']} ({violation['impact']}): {violation['help']} "
+        f"{[node['target'] for node in violation['nodes']][:3]}"
+        for violation in results.response["violations"]
+        if violation["impact"] in ("serious", "critical")
+    ]
