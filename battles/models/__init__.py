@@ -1,0 +1,1 @@
+"""The battles app's models, one module per area; import them from here."""

@@ -1,0 +1,1 @@
+"""Services: one function per player action, each in one transaction."""
