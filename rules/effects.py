@@ -4,6 +4,8 @@
   or a fighter. It may be rolled: the natural results of one or more dice
   are added, sixes are not rerolled, and the effect is resolved whatever the
   result. Rolled again each time the effect is used.
+  An area that is a fighter names it or its class, optionally with its
+  people, its race, and "ami(s)"/"ennemi(s)" (``Designation``).
 * II-C-2 Range: the farthest the point or fighter the effect is applied on
   or from may be. Not to be confused with the area ("Rafale": range 20 cm,
   area one fighter; "Voile de brume": range contact, area 30 cm).
@@ -20,6 +22,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -27,6 +30,8 @@ from rules.errors import IllegalAction
 
 __all__ = [
     "AreaRoll",
+    "Designated",
+    "Designation",
     "Duration",
     "DurationKind",
     "Keyword",
@@ -35,6 +40,7 @@ __all__ = [
     "has_bonus",
     "in_area",
     "in_range",
+    "designates",
     "roll_area",
     "upkeep_payment",
 ]
@@ -60,6 +66,67 @@ def roll_area(dice_count: int, dice) -> AreaRoll:
         raise ValueError("An area roll uses at least one die.")
     faces = tuple(dice.d6() for _ in range(dice_count))
     return AreaRoll(faces, sum(faces))
+
+
+def _key(text: str) -> str:
+    decomposed = unicodedata.normalize("NFKD", text.strip())
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+@dataclass(frozen=True)
+class Designation:
+    """Who an area of effect names when it is a fighter (II-C-1).
+
+    ``name`` is a fighter's name or class ("templier"), optionally narrowed by
+    ``people`` ("du Griffon"), ``race`` ("wolfen") and ``allegiance``
+    (``"friend"`` for "ami(s)", ``"enemy"`` for "ennemi(s)").
+    """
+
+    name: str
+    people: str | None = None
+    race: str | None = None
+    allegiance: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.allegiance not in (None, "friend", "enemy"):
+            raise ValueError("An allegiance is 'friend' or 'enemy'.")
+
+
+@dataclass(frozen=True)
+class Designated:
+    """A fighter as a designation sees it: name, classes, people, race, side."""
+
+    name: str
+    people: str
+    classes: tuple[str, ...] = ()
+    race: str | None = None
+    friend: bool = True
+
+
+def designates(designation: Designation, fighter: Designated) -> bool:
+    """Whether ``designation`` covers ``fighter`` (II-C-1).
+
+    The name must be the fighter's name or one of its classes, whole: the
+    "templiers du Griffon amis" are the friendly Griffon fighters named or
+    classed "templier" (a Gardien du temple is one), not a "templier de
+    l'inquisition" or a "templier de Hod", whose names only contain the
+    word. Names are compared without case or accents; a plural "s" is not
+    handled, pass the singular.
+    """
+    wanted = _key(designation.name)
+    if wanted != _key(fighter.name) and wanted not in {
+        _key(c) for c in fighter.classes
+    }:
+        return False
+    if designation.people and _key(designation.people) != _key(fighter.people):
+        return False
+    if designation.race and (
+        fighter.race is None or _key(designation.race) != _key(fighter.race)
+    ):
+        return False
+    if designation.allegiance == "friend" and not fighter.friend:
+        return False
+    return not (designation.allegiance == "enemy" and fighter.friend)
 
 
 @dataclass(frozen=True)

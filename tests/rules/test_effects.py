@@ -6,11 +6,14 @@ from hypothesis import strategies as st
 
 from rules.dice import ScriptedDice
 from rules.effects import (
+    Designated,
+    Designation,
     Duration,
     DurationKind,
     Keyword,
     Reach,
     UpkeepPayment,
+    designates,
     has_bonus,
     in_area,
     in_range,
@@ -24,6 +27,47 @@ def test_II_C_1_aire_d_effet_15cm_is_a_radius_of_15_cm():
     reach = Reach(range_cm=0, area_cm=15)
     assert in_area(reach, 15)
     assert not in_area(reach, 15.1)
+
+
+TEMPLIERS_DU_GRIFFON_AMIS = Designation(
+    "templier", people="Griffon", allegiance="friend"
+)
+
+
+@pytest.mark.parametrize(
+    "fighter",
+    [
+        Designated("Templier", "Griffon"),
+        Designated("Gardien du temple", "Griffon", classes=("Templier",)),
+        Designated("Cavalier de la rédemption", "Griffon", classes=("templier",)),
+    ],
+)
+def test_II_C_1_example_templiers_du_griffon_amis_covers_name_or_class(fighter):
+    assert designates(TEMPLIERS_DU_GRIFFON_AMIS, fighter)
+
+
+@pytest.mark.parametrize(
+    "fighter",
+    [
+        Designated("Templier de l'inquisition", "Griffon"),
+        Designated("Templier de Hod", "Griffon"),
+        Designated("Templier", "Griffon", friend=False),
+        Designated("Templier", "Dirz"),
+    ],
+)
+def test_II_C_1_example_templiers_du_griffon_amis_excludes_the_others(fighter):
+    assert not designates(TEMPLIERS_DU_GRIFFON_AMIS, fighter)
+
+
+def test_II_C_1_a_designation_may_name_a_race_and_enemies():
+    wolfen_enemies = Designation("guerrier", race="wolfen", allegiance="enemy")
+    assert designates(
+        wolfen_enemies, Designated("Guerrier", "Yllia", race="Wolfen", friend=False)
+    )
+    assert not designates(
+        wolfen_enemies, Designated("Guerrier", "Yllia", race="Wolfen")
+    )
+    assert not designates(wolfen_enemies, Designated("Guerrier", "Yllia", friend=False))
 
 
 def test_II_C_1_a_rolled_area_adds_natural_results_and_never_rerolls_a_six():
