@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from rules.checks import characteristic_test
 from rules.errors import IllegalAction
 from rules.size import Size, parse_size
 
@@ -204,10 +205,6 @@ def attempt_disengagement(
     plan = disengagement_plan(fighter, adversaries, method)
     if not plan.possible:
         raise IllegalAction(" ".join(plan.reasons))
-    # Imported here: rules.checks is a sibling module written separately and
-    # the plan above does not need it.
-    from rules.checks import characteristic_test
-
     test = characteristic_test(plan.value, plan.difficulty, dice, reroll=reroll)
     return DisengagementAttempt(
         plan=plan,

@@ -22,6 +22,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from rules.checks import characteristic_test
+from rules.wounds import WoundResult, wound_roll
+
 __all__ = [
     "Shooter",
     "ShotAttempt",
@@ -32,6 +35,7 @@ __all__ = [
     "resolve_shot",
     "shooting_problems",
     "shot_difficulty",
+    "shot_wound",
     "split_roll",
 ]
 
@@ -200,12 +204,21 @@ def resolve_shot(
     difficulty = shot_difficulty(distance_cm, weapon.ranges)
     if difficulty is None:
         return ShotAttempt(distance_cm, None, None, False, None)
-    # Imported here: rules.checks is a sibling module written separately.
-    from rules.checks import characteristic_test
-
     test = characteristic_test(tir, difficulty, dice, reroll=reroll)
     strength = weapon.strength if test.success else None
     return ShotAttempt(distance_cm, difficulty, test, test.success, strength)
+
+
+def shot_wound(
+    faces: Sequence[int], weapon: Weapon, resistance: int, **modifiers: int
+) -> WoundResult:
+    """The wound roll of a hit: the weapon's strength, not the shooter's FOR.
+
+    Initiation rules, "Tir": "un jet de Blessures d'une Force égale à celle de
+    l'arme utilisée". ``modifiers`` go to ``rules.wounds.wound_roll``
+    (amplified, attenuated, shifts).
+    """
+    return wound_roll(faces, weapon.strength, resistance, **modifiers)
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from rules.activation import SIDES
+from rules.checks import opposed_test
 from rules.errors import IllegalAction
 
 __all__ = [
@@ -175,10 +176,6 @@ def roll_tactics(
                 f"{fighter.name or 'This fighter'} has no Discipline to roll."
             )
         disciplines.append(fighter.discipline)
-    # Imported here: rules.checks is a sibling module written separately, and
-    # the eligibility rules above do not need it.
-    from rules.checks import opposed_test
-
     result = opposed_test(disciplines[0], disciplines[1], dice, reroll=reroll)
     return TacticsRoll(
         winner=result.winner,

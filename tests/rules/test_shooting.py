@@ -11,6 +11,7 @@ from rules.shooting import (
     resolve_shot,
     shooting_problems,
     shot_difficulty,
+    shot_wound,
     split_roll,
 )
 
@@ -99,6 +100,14 @@ def test_a_hit_wounds_with_the_weapon_strength():
     assert shot.difficulty == 7
     assert shot.hit
     assert shot.wound_strength == 4
+
+
+def test_initiation_tir_the_wound_roll_uses_the_weapon_strength():
+    # 3 and 5 against RES 5: with the bow's FOR 3 the row is 5 + 3 - 5 = 3.
+    result = shot_wound([3, 5], Weapon(20, 40, 60, strength=3), 5)
+    assert result.row == 3
+    assert result.location == "abdomen"
+    assert result.outcome == "light"
 
 
 def test_a_miss_has_no_wound_roll():
