@@ -55,6 +55,7 @@ from rules.dice import DiceSource, ScriptedDice
 
 __all__ = [
     "ADVANTAGE_LIMIT",
+    "ammunition_after",
     "COLUMNS",
     "COMBAT_TABLE",
     "Advantage",
@@ -622,6 +623,20 @@ def _weapon_system_line(value: int) -> list[Modifier]:
     ]
 
 
+def _other_line(value: int) -> list[Modifier]:
+    value = _check_int(value, "The other modifier")
+    if not value:
+        return []
+    return [
+        Modifier(
+            "other",
+            _("Other modifier (a card or scenario rule, not on the sheet)"),
+            value,
+            "",
+        )
+    ]
+
+
 # ---------------------------------------------------------------------------
 # Calcul de l'Avantage au Choc
 # ---------------------------------------------------------------------------
@@ -666,6 +681,7 @@ class ShockSituation:
     impassable: bool = False  # impassable terrain or hex side for the attacker
     defensive_works: bool = False  # attacker in "Ouvrage Défensif"
     rotation_of_ranks: bool = False  # "Formation en Rotation des Rangs"
+    other_modifier: int = 0  # a card's or scenario's modifier the sheet does not list
 
 
 FLIGHT_SHOCK = {
@@ -878,6 +894,7 @@ def shock_advantage(s: ShockSituation) -> Advantage:
     lines_support, notes_support = _support_rule(s)
     lines += lines_support
     notes += notes_support
+    lines += _other_line(s.other_modifier)
     return Advantage(SHOCK_SECTION, tuple(lines), tuple(notes))
 
 
@@ -1067,6 +1084,7 @@ class ShootingSituation:
     wind: Wind = Wind.CALM
     target_formation: Formation = Formation.NONE
     cadence_choice: CadenceChoice = CadenceChoice.VOLLEY
+    other_modifier: int = 0  # a card's or scenario's modifier the sheet does not list
 
 
 WEATHER_MODIFIERS = {
@@ -1301,6 +1319,7 @@ def shooting_advantage(s: ShootingSituation) -> Advantage:
                 "Tortue",
             )
         )
+    lines += _other_line(s.other_modifier)
     return Advantage(SHOOTING_SECTION, tuple(lines))
 
 
@@ -1539,6 +1558,16 @@ def resolve_faces(
     if len(faces) != 2 * shots:
         raise ValueError(f"Enter {2 * shots} faces, two per roll.")
     return resolve(advantage, ScriptedDice(faces), shots=shots)
+
+
+AMMUNITION_LEVELS = (Ammunition.FULL, Ammunition.DIMINISHED, Ammunition.EXHAUSTED)
+
+
+def ammunition_after(level: Ammunition, doubles: int) -> Ammunition:
+    """The ammunition level after a shooting action that rolled ``doubles``
+    doubles: one "Niveau de Munitions" lost per double, down to exhausted."""
+    index = AMMUNITION_LEVELS.index(Ammunition(level)) + _count(doubles, "Doubles")
+    return AMMUNITION_LEVELS[min(index, len(AMMUNITION_LEVELS) - 1)]
 
 
 # ---------------------------------------------------------------------------

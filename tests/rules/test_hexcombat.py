@@ -26,6 +26,7 @@ from rules.hexcombat import (
     StackedCharacter,
     Terrain,
     Visibility,
+    ammunition_after,
     cadence,
     column_for,
     double_odds,
@@ -710,3 +711,15 @@ def test_after_a_charge_the_attacker_keeps_or_loses_its_marker():
     assert "advance" not in unsupported
     contact = keys(loss_checklist(LossState(losses=1, contact_marker=True)))
     assert "defender_contact_marker" in contact
+
+
+def test_a_double_costs_one_ammunition_level_each():
+    assert ammunition_after(Ammunition.FULL, 0) == Ammunition.FULL
+    assert ammunition_after(Ammunition.FULL, 1) == Ammunition.DIMINISHED
+    assert ammunition_after(Ammunition.FULL, 3) == Ammunition.EXHAUSTED
+    assert ammunition_after(Ammunition.DIMINISHED, 1) == Ammunition.EXHAUSTED
+
+
+def test_another_modifier_not_on_the_sheet_is_added_as_its_own_line():
+    assert by("other", shock_advantage(ShockSituation(other_modifier=-3))) == -3
+    assert shooting_advantage(ShootingSituation(other_modifier=5)).total == 5
