@@ -1,1 +1,19 @@
 """The battles app's models, one module per area; import them from here."""
+
+from battles.models.armies import (  # noqa: F401
+    Army,
+    ArmyCard,
+    CardAbility,
+    People,
+    ReferenceCard,
+)
+from battles.models.games import (  # noqa: F401, E402
+    DiceMode,
+    Game,
+    GameEvent,
+    GameMode,
+    GameSeat,
+    JoinLink,
+    JoinLinkRole,
+    SeatRole,
+)
