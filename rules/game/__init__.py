@@ -1,0 +1,45 @@
+"""A whole game of Confrontation as events: decide, evolve, replay.
+
+``new_game_event(setup)`` starts the log; ``decide(state, side, command,
+dice)`` turns a player's tap into events (or ``IllegalAction``); ``evolve``
+folds one event into the state and ``replay`` rebuilds the state from the
+log, undos applied. ``summarize`` reads the log for the end-of-game summary.
+"""
+
+from rules.game.engine import (
+    COMBAT_CONVENTION,
+    COMMANDS,
+    attack_difficulty,
+    choice_odds,
+    decide,
+    movement_cm,
+    new_game_event,
+    tactics_candidates,
+    who_decides,
+)
+from rules.game.evolve import (
+    effective_events,
+    evolve,
+    replay,
+    undo_target,
+    undone_actions,
+)
+from rules.game.summary import summarize
+
+__all__ = [
+    "COMBAT_CONVENTION",
+    "COMMANDS",
+    "attack_difficulty",
+    "choice_odds",
+    "decide",
+    "effective_events",
+    "evolve",
+    "movement_cm",
+    "new_game_event",
+    "replay",
+    "summarize",
+    "tactics_candidates",
+    "undo_target",
+    "undone_actions",
+    "who_decides",
+]

@@ -1,0 +1,219 @@
+"""Folding a game's events into its state, and undo (DESIGN: "Event log").
+
+``evolve(state, event)`` applies one event and returns a new state; it rolls
+no dice and makes no decision: every event carries the faces and results that
+``rules.game.engine.decide`` computed. ``replay(events)`` rebuilds the state
+from the whole log, leaving out the actions that were undone: an undo appends
+an ``undone`` event, it never deletes.
+
+An event is a dict ``{"seq", "action", "kind", "side", "payload"}``; events of
+one player action share ``action`` (the seq of its first event), so an undo
+reverts a whole action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from rules.errors import IllegalAction
+from rules.game.state import State, copy_state
+
+Event = Mapping[str, Any]
+
+
+def _set_fighter(state: State, payload: Mapping[str, Any]) -> None:
+    fighter = state["fighters"][payload["fighter"]]
+    for key in ("steps", "stunned", "routed", "eliminated", "charged"):
+        if key in payload.get("changes", {}):
+            fighter[key] = payload["changes"][key]
+
+
+def _wound(state: State, payload: Mapping[str, Any]) -> None:
+    fighter = state["fighters"][payload["target"]]
+    fighter["steps"] = payload["steps_after"]
+    fighter["stunned"] = payload["stunned_after"]
+    fighter["eliminated"] = payload["eliminated"]
+    state["pending"] = None
+
+
+def _assign(*keys: str) -> Callable[[State, Mapping[str, Any]], None]:
+    """An event whose payload simply replaces parts of the state."""
+
+    def apply(state: State, payload: Mapping[str, Any]) -> None:
+        for key in keys:
+            if key in payload:
+                state[key] = copy_state(payload[key])
+
+    return apply
+
+
+def _sequence_set(state: State, payload: Mapping[str, Any]) -> None:
+    state["sequences"][payload["side"]] = list(payload["order"])
+
+
+def _tactics_fighter(state: State, payload: Mapping[str, Any]) -> None:
+    state["tactics"]["fighters"][payload["side"]] = payload["fighter"]
+
+
+def _tactics_won(state: State, payload: Mapping[str, Any]) -> None:
+    state["tactics"]["winner"] = payload["winner"]
+    state["pending"] = None
+
+
+def _first_chosen(state: State, payload: Mapping[str, Any]) -> None:
+    state["tactics"]["first"] = payload["first"]
+    state["draw"] = copy_state(payload["draw"])
+
+
+def _action_declared(state: State, payload: Mapping[str, Any]) -> None:
+    state["acted"].setdefault(payload["fighter"], []).append(payload["action"])
+    if payload.get("charged"):
+        state["fighters"][payload["fighter"]]["charged"] = True
+    if "contacts" in payload:
+        state["contacts"] = copy_state(payload["contacts"])
+    for engaged in payload.get("engaged", []):
+        if engaged not in state["engaged"]:
+            state["engaged"].append(engaged)
+
+
+def _test_resolved(state: State, payload: Mapping[str, Any]) -> None:
+    state["pending"] = copy_state(payload.get("next"))
+
+
+def _disengaged(state: State, payload: Mapping[str, Any]) -> None:
+    state["acted"].setdefault(payload["fighter"], []).insert(0, "disengage")
+    if payload["success"]:
+        state["contacts"] = copy_state(payload["contacts"])
+    elif payload["fighter"] not in state["defence_only"]:
+        state["defence_only"].append(payload["fighter"])
+
+
+def _upkeep_ticked(state: State, payload: Mapping[str, Any]) -> None:
+    state["upkeep"]["ticked"].append(payload["key"])
+    for change in payload.get("changes", []):
+        _set_fighter(state, change)
+
+
+def _turn_started(state: State, payload: Mapping[str, Any]) -> None:
+    state.update(
+        turn=payload["turn"],
+        phase="strategic",
+        step="sequences",
+        sequences={"a": None, "b": None},
+        tactics={"fighters": {"a": None, "b": None}, "winner": None, "first": None},
+        draw=None,
+        active=None,
+        acted={},
+        engaged=[],
+        defence_only=[],
+        combat=None,
+        upkeep=None,
+        pending=None,
+    )
+    for fighter in state["fighters"].values():
+        fighter["stunned"] = False  # II-B-5: the stun lasts until the end of turn.
+        fighter["charged"] = False
+
+
+def _game_finished(state: State, payload: Mapping[str, Any]) -> None:
+    state["phase"] = "finished"
+    state["step"] = "finished"
+    state["pending"] = None
+    state["finished"] = copy_state(dict(payload))
+
+
+EVOLVERS: dict[str, Callable[[State, Mapping[str, Any]], None]] = {
+    "sequence_set": _sequence_set,
+    "tactics_fighter_set": _tactics_fighter,
+    "step_changed": _assign("phase", "step", "pending"),
+    "pending_set": _assign("pending"),
+    "roll_updated": _assign("pending"),
+    "tactics_won": _tactics_won,
+    "first_chosen": _first_chosen,
+    "cards_played": _assign("draw", "active"),
+    "activation_ended": _assign("active"),
+    "action_declared": _action_declared,
+    "contacts_changed": _assign("contacts"),
+    "test_resolved": _test_resolved,
+    "disengaged": _disengaged,
+    "split_rolled": _assign("pending"),
+    "wound_rolled": _wound,
+    "fighter_changed": _set_fighter,
+    "combat_updated": _assign("combat", "pending"),
+    "upkeep_started": _assign("upkeep"),
+    "upkeep_ticked": _upkeep_ticked,
+    "turn_started": _turn_started,
+    "game_finished": _game_finished,
+}
+
+
+def evolve(state: State | None, event: Event) -> State:
+    """The state after ``event`` (a new dict; ``state`` is left unchanged)."""
+    kind = event["kind"]
+    payload = event.get("payload") or {}
+    if kind == "game_started":
+        return copy_state(payload["state"])
+    if state is None:
+        raise ValueError("A game's log starts with game_started.")
+    apply = EVOLVERS.get(kind)
+    if apply is None:
+        if kind == "undone":
+            raise ValueError("An undo is folded by replay(), not evolve().")
+        raise ValueError(f"Unknown event kind {kind!r}.")
+    new = copy_state(state)
+    apply(new, payload)
+    return new
+
+
+def undone_actions(events: Iterable[Event]) -> set[int]:
+    """The actions reverted by ``undone`` events (each undoes the latest one left)."""
+    effective: list[int] = []
+    undone: set[int] = set()
+    for event in events:
+        if event["kind"] == "undone":
+            target = event["payload"]["action"]
+            if target in effective:
+                effective.remove(target)
+                undone.add(target)
+        elif event["kind"] != "game_started" and event["action"] not in effective:
+            effective.append(event["action"])
+    return undone
+
+
+def effective_events(events: Sequence[Event]) -> list[Event]:
+    """The events that count: without undo events and the actions they undid."""
+    undone = undone_actions(events)
+    return [e for e in events if e["kind"] != "undone" and e["action"] not in undone]
+
+
+def replay(events: Sequence[Event]) -> State:
+    """The state the whole log gives, undos applied. Must equal the snapshot."""
+    state: State | None = None
+    for event in effective_events(events):
+        state = evolve(state, event)
+    if state is None:
+        raise ValueError("An empty log has no state.")
+    return state
+
+
+def undo_target(events: Sequence[Event], side: str | None) -> int:
+    """The action an undo by ``side`` would revert: the latest one left.
+
+    Raises ``IllegalAction`` when there is nothing to undo or when the latest
+    action was the other side's (a phone never undoes the adversary's move).
+    """
+    undone = undone_actions(events)
+    for event in reversed(events):
+        if event["kind"] in ("undone", "game_started"):
+            if event["kind"] == "game_started":
+                break
+            continue
+        if event["action"] in undone:
+            continue
+        if side is not None and event["side"] not in (side, None):
+            raise IllegalAction(
+                "The last action was your opponent's: only they can undo it."
+            )
+        return event["action"]
+    raise IllegalAction("There is nothing to undo.")

@@ -1,0 +1,133 @@
+"""Splitting the melees into combats at the start of the combat phase (IV-C).
+
+IV-C: every fighter in contact with an enemy must fight in melee during the
+combat phase; the melee rules themselves are in chapter 7, which is not among
+the seeds. The app follows the usual reading, as the game's issue states it:
+the Tactics winner splits the melees into combats; a fighter fights only the
+adversaries in base contact with it (II-E); a combat is one against one or one
+against several, never several against several; every fighter in contact is
+in exactly one combat.
+
+Fighters are any hashable ids; ``contacts`` are pairs of enemies in contact.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from rules.errors import IllegalAction
+
+__all__ = ["Combat", "suggest_combats", "validate_combats"]
+
+
+@dataclass(frozen=True)
+class Combat:
+    """One combat: ``one`` fighter against ``many`` adversaries (1 or more)."""
+
+    one: Hashable
+    many: tuple[Hashable, ...]
+
+    @property
+    def fighters(self) -> tuple[Hashable, ...]:
+        """Everyone in this combat, ``one`` first."""
+        return (self.one, *self.many)
+
+
+def _neighbours(contacts: Iterable[Sequence[Hashable]]) -> dict[Hashable, set]:
+    neighbours: dict[Hashable, set] = {}
+    for one, two in contacts:
+        neighbours.setdefault(one, set()).add(two)
+        neighbours.setdefault(two, set()).add(one)
+    return neighbours
+
+
+def validate_combats(
+    combats: Sequence[Combat],
+    contacts: Iterable[Sequence[Hashable]],
+    names: Mapping[Hashable, str] | None = None,
+) -> list[Combat]:
+    """Check the Tactics winner's split of the melees (IV-C); return it.
+
+    Raises ``IllegalAction`` with the first problem: an adversary not in
+    contact with the fighter it faces, a fighter in two combats or in none,
+    several against several.
+    """
+    names = names or {}
+    neighbours = _neighbours(contacts)
+
+    def name(fighter: Hashable) -> str:
+        return str(names.get(fighter, fighter))
+
+    seen: set = set()
+    for combat in combats:
+        if not combat.many:
+            raise IllegalAction(f"{name(combat.one)} faces nobody in this combat.")
+        for fighter in combat.fighters:
+            if fighter in seen:
+                raise IllegalAction(
+                    f"{name(fighter)} is in two combats: each fighter in contact "
+                    "fights in exactly one (IV-C)."
+                )
+            seen.add(fighter)
+        for adversary in combat.many:
+            if adversary not in neighbours.get(combat.one, set()):
+                raise IllegalAction(
+                    f"{name(adversary)} is not in base contact with "
+                    f"{name(combat.one)}: a fighter fights only the adversaries "
+                    "in contact with it (II-E, IV-C)."
+                )
+    missing = [f for f in neighbours if f not in seen]
+    if missing:
+        raise IllegalAction(
+            f"{name(missing[0])} is in contact with an enemy but in no combat: "
+            "every fighter in contact must fight (IV-C)."
+        )
+    return list(combats)
+
+
+def suggest_combats(contacts: Iterable[Sequence[Hashable]]) -> list[Combat]:
+    """A legal split of the melees, for the Tactics winner to accept or change.
+
+    Every contact graph without a lone fighter can be split into stars (one
+    against one or several): root a spanning tree of each melee, then, from
+    the deepest fighters up, each fighter not yet placed goes with its parent,
+    which faces all its children still free. A root left alone joins the
+    combat of one of its children, which it is in contact with.
+    """
+    neighbours = _neighbours(contacts)
+    order = sorted(neighbours, key=str)
+    parent: dict[Hashable, Hashable | None] = {}
+    depth: dict[Hashable, int] = {}
+    children: dict[Hashable, list] = {f: [] for f in order}
+    for root in order:
+        if root in parent:
+            continue
+        parent[root], depth[root] = None, 0
+        queue = [root]
+        while queue:
+            current = queue.pop(0)
+            for nxt in sorted(neighbours[current], key=str):
+                if nxt not in parent:
+                    parent[nxt], depth[nxt] = current, depth[current] + 1
+                    children[current].append(nxt)
+                    queue.append(nxt)
+
+    star_of: dict[Hashable, Hashable] = {}  # fighter -> centre of its combat
+    stars: dict[Hashable, list] = {}
+    for fighter in sorted(order, key=lambda f: (-depth[f], str(f))):
+        if fighter in star_of:
+            continue
+        centre = parent[fighter]
+        if centre is not None:
+            free = [c for c in children[centre] if c not in star_of]
+            stars[centre] = free
+            star_of[centre] = centre
+            for leaf in free:
+                star_of[leaf] = centre
+        else:
+            # A root whose children all lead combats of their own.
+            child = children[fighter][0]
+            stars[child].append(fighter)
+            star_of[fighter] = child
+    return [Combat(centre, tuple(many)) for centre, many in stars.items()]

@@ -1,0 +1,318 @@
+"""A whole game through the rules engine: decide, evolve, replay, undo."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+
+from rules.dice import ScriptedDice, SeededDice
+from rules.errors import IllegalAction
+from rules.game import (
+    choice_odds,
+    decide,
+    evolve,
+    new_game_event,
+    replay,
+    summarize,
+    undo_target,
+)
+from tests.support.game_bot import next_command
+
+
+def card(name, fighters=1, weapon=None, **profile):
+    values = {"MOU": 10, "INI": 4, "ATT": 4, "FOR": 6, "DEF": 4, "RES": 6}
+    values.update({"COU": 5, "DIS": 4})
+    values.update(profile)
+    return {
+        "name": name,
+        "fighters": fighters,
+        "profile": values,
+        "size": "normal",
+        "skills": [],
+        "weapon": weapon,
+    }
+
+
+CROSSBOW = {"strength": 6, "ranges": [10, 20, 30]}
+
+
+def setup(turns=6):
+    return {
+        "turns": turns,
+        "sides": {
+            "a": {
+                "name": "Anne",
+                "people": "Griffons d'Akkylannie",
+                "cards": [
+                    card("Magistrat", DIS=6, FOI=3),
+                    card("Arbalétrier", 2, weapon=CROSSBOW, TIR=4),
+                ],
+            },
+            "b": {
+                "name": "Bruno",
+                "people": "Wolfen d'Yllia",
+                "cards": [card("Repenti", 3, FOR=7, DIS=1)],
+            },
+        },
+    }
+
+
+class Table:
+    """A game between two players, kept as an event log like the app does."""
+
+    def __init__(self, game_setup=None, seed="test-seed"):
+        self.seed = seed
+        self.events = [dict(new_game_event(game_setup or setup()), seq=1, action=1)]
+        self.state = replay(self.events)
+
+    def play(self, side, command, faces=None):
+        first = len(self.events) + 1
+        dice = (
+            ScriptedDice(faces)
+            if faces is not None
+            else SeededDice(f"{self.seed}:{first}")
+        )
+        before = copy.deepcopy(self.state)
+        events = decide(self.state, side, command, dice)
+        assert self.state == before, "decide must not change the state it reads"
+        for event in events:
+            event.update(seq=len(self.events) + 1, action=first)
+            self.events.append(event)
+            self.state = evolve(self.state, event)
+        return events
+
+    def undo(self, side):
+        target = undo_target(self.events, side)
+        seq = len(self.events) + 1
+        self.events.append(
+            {
+                "seq": seq,
+                "action": seq,
+                "kind": "undone",
+                "side": side,
+                "payload": {"action": target},
+            }
+        )
+        self.state = replay(self.events)
+
+    def refuses(self, side, command, match, faces=None):
+        before = copy.deepcopy(self.state)
+        with pytest.raises(IllegalAction, match=match):
+            self.play(side, command, faces)
+        assert self.state == before
+
+    def to_activation(self, first="a"):
+        self.play("a", {"type": "set_sequence", "order": ["a1", "a2"]})
+        self.play("b", {"type": "set_sequence", "order": ["b1"]})
+        self.play("a", {"type": "choose_tactics_fighter", "fighter": "a1.1"})
+        self.play("b", {"type": "choose_tactics_fighter", "fighter": "b1.1"})
+        # DIS 6 + 3 = 9 against DIS 1 + 4 = 5: side A wins at once.
+        self.play("a", {"type": "roll"}, faces=[3, 4])
+        self.play("a", {"type": "choose_first", "first": first})
+
+
+def test_IV_A_1_a_sequence_must_hold_every_card():
+    table = Table()
+    table.refuses("a", {"type": "set_sequence", "order": ["a1"]}, "Arbalétrier")
+    table.refuses("a", {"type": "set_sequence", "order": ["a1", "a1"]}, "more than")
+
+
+def test_IV_A_1_the_sequence_cannot_change_once_the_tactics_roll_is_made():
+    table = Table()
+    table.play("a", {"type": "set_sequence", "order": ["a1", "a2"]})
+    table.play("b", {"type": "set_sequence", "order": ["b1"]})
+    table.play("a", {"type": "choose_tactics_fighter", "fighter": "a1.1"})
+    table.play("b", {"type": "choose_tactics_fighter", "fighter": "b1.1"})
+    table.play("a", {"type": "roll"}, faces=[3, 4])
+    table.refuses("a", {"type": "set_sequence", "order": ["a2", "a1"]}, "cannot change")
+
+
+def test_IV_A_2_an_ally_cannot_roll_the_tactics_roll():
+    game_setup = setup()
+    ally = dict(card("Mercenaire"), is_ally=True, people="Cadwallon")
+    game_setup["sides"]["a"]["cards"].append(ally)
+    table = Table(game_setup)
+    table.refuses("a", {"type": "choose_tactics_fighter", "fighter": "a3.1"}, "ally")
+
+
+def test_IV_A_2_the_tactics_roll_is_an_opposed_discipline_test():
+    table = Table()
+    table.play("a", {"type": "set_sequence", "order": ["a1", "a2"]})
+    table.play("b", {"type": "set_sequence", "order": ["b1"]})
+    table.play("a", {"type": "choose_tactics_fighter", "fighter": "a1.1"})
+    table.play("b", {"type": "choose_tactics_fighter", "fighter": "b1.1"})
+    assert table.state["pending"]["values"] == {"a": 6, "b": 1}
+    # 1 + 6 = 7 for A, 6 for B then a choice: B is behind and decides first.
+    table.play("b", {"type": "roll"}, faces=[1, 6])
+    assert table.state["pending"]["side"] == "b"
+    odds = choice_odds(table.state["pending"])
+    assert odds["best"] == "reroll"
+    table.refuses("a", {"type": "reroll"}, "Side B decides")
+    table.play("b", {"type": "reroll"}, faces=[5])
+    assert table.state["tactics"]["winner"] == "b"
+    table.refuses("a", {"type": "choose_first", "first": "a"}, "Tactics winner")
+
+
+def test_IV_B_1_the_side_chosen_speaks_first_and_refusals_are_counted():
+    table = Table()
+    table.to_activation(first="b")
+    assert table.state["draw"]["speaker"] == "b"
+    assert table.state["draw"]["refusals"] == {"a": 0, "b": 1}
+    table.refuses("a", {"type": "draw", "action": "draw"}, "side B's turn")
+
+
+def test_a_draw_waits_until_the_other_side_has_finished_activating():
+    table = Table()
+    table.to_activation()
+    table.play("a", {"type": "draw", "action": "draw"})
+    table.refuses("b", {"type": "draw", "action": "draw"}, "still activating")
+    table.play("a", {"type": "end_activation"})
+    table.play("b", {"type": "draw", "action": "draw"})
+    assert table.state["active"]["fighters"] == ["b1.1", "b1.2", "b1.3"]
+
+
+def test_IV_B_1_a_reserve_then_a_refusal_play_no_card():
+    table = Table()
+    table.to_activation(first="b")
+    table.play("b", {"type": "draw", "action": "refuse"})
+    table.play("a", {"type": "draw", "action": "reserve"})
+    assert table.state["active"] is None
+    assert table.state["draw"]["reserved"]["a"] == "a1"
+    table.play("b", {"type": "draw", "action": "draw"})
+    table.play("b", {"type": "end_activation"})
+    table.play("a", {"type": "draw", "action": "play_reserve_and_top"})
+    assert table.state["active"]["cards"] == ["a1", "a2"]
+
+
+def test_shooting_beyond_long_range_fails_without_a_die():
+    table = Table()
+    table.to_activation()
+    table.play("a", {"type": "draw", "action": "draw"})
+    table.play("a", {"type": "end_activation"})
+    table.play("b", {"type": "draw", "action": "draw"})
+    table.play("b", {"type": "end_activation"})
+    table.play("a", {"type": "draw", "action": "draw"})
+    events = table.play(
+        "a", {"type": "shoot", "fighter": "a2.1", "target": "b1.1", "distance_cm": 31}
+    )
+    assert events[0]["payload"]["difficulty"] is None
+    assert table.state["pending"] is None
+    table.refuses(
+        "a",
+        {"type": "shoot", "fighter": "a2.1", "target": "b1.1", "distance_cm": 5},
+        "already shot",
+    )
+
+
+def test_a_hit_into_a_melee_needs_the_split_roll_then_wounds():
+    table = Table()
+    table.to_activation(first="b")
+    table.play("b", {"type": "draw", "action": "draw"})
+    table.play(
+        "b",
+        {"type": "declare", "fighter": "b1.1", "action": "charge", "targets": ["a1.1"]},
+    )
+    table.play("b", {"type": "end_activation"})
+    table.play("a", {"type": "draw", "action": "draw"})
+    table.play("a", {"type": "end_activation"})
+    table.play("a", {"type": "draw", "action": "draw"})
+    table.play(
+        "a",
+        {"type": "shoot", "fighter": "a2.1", "target": "b1.1", "distance_cm": 15},
+    )
+    assert table.state["pending"]["difficulty"] == 7  # medium range
+    table.play("a", {"type": "roll"}, faces=[4])  # 4 + TIR 4 = 8 >= 7
+    assert table.state["pending"]["kind"] == "split"
+    table.play("a", {"type": "roll"}, faces=[2])  # 1-3: our own Magistrat
+    assert table.state["pending"]["context"]["target"] == "a1.1"
+    # Crossbow FOR 6 against RES 6; dice 3 and 5: abdomen, row 5: serious.
+    table.play("a", {"type": "roll"}, faces=[3, 5])
+    assert table.state["fighters"]["a1.1"]["steps"] == 2
+
+
+def test_a_whole_combat_with_a_parry_a_wound_and_the_upkeep():
+    table = Table()
+    table.to_activation(first="b")
+    table.play("b", {"type": "draw", "action": "draw"})
+    table.play(
+        "b",
+        {"type": "declare", "fighter": "b1.1", "action": "charge", "targets": ["a1.1"]},
+    )
+    table.play("b", {"type": "end_activation"})
+    for _ in range(2):
+        table.play("a", {"type": "draw", "action": "draw"})
+        table.play("a", {"type": "end_activation"})
+    assert table.state["phase"] == "combat"
+    table.refuses("b", {"type": "form_combats", "combats": "suggested"}, "Tactics")
+    table.play("a", {"type": "form_combats", "combats": "suggested"})
+    table.play("a", {"type": "choose_combat", "combat": 0})
+    table.play("b", {"type": "attack", "attacker": "b1.1", "target": "a1.1"})
+    # ATT 4 against the target's DEF 4 (the table's convention).
+    assert table.state["pending"]["difficulty"] == 4
+    table.play("b", {"type": "roll"}, faces=[3])  # 7
+    table.play("a", {"type": "parry", "parry": True})
+    assert table.state["pending"]["difficulty"] == 7
+    table.play("a", {"type": "roll"}, faces=[2])  # 6 < 7: the parry fails
+    table.play("b", {"type": "roll"}, faces=[1, 1])  # legs, row 2: stunned
+    assert table.state["fighters"]["a1.1"]["stunned"] is True
+    table.play("a", {"type": "attack", "attacker": "a1.1", "target": "b1.1"})
+    table.play("a", {"type": "roll"}, faces=[1])  # 1 + 4 - 1 (stunned) = 4 >= 4
+    table.play("b", {"type": "parry", "parry": False})
+    table.play("a", {"type": "roll"}, faces=[6, 6])  # double six: killed
+    assert table.state["fighters"]["b1.1"]["eliminated"] is True
+    table.play("a", {"type": "end_combat"})
+    assert table.state["phase"] == "upkeep"
+    keys = [item["key"] for item in table.state["upkeep"]["items"]]
+    assert keys[-1].endswith(":sonné")
+    table.refuses("a", {"type": "tick_upkeep", "key": keys[-1]}, "first")
+    for key in keys:
+        table.play("a", {"type": "tick_upkeep", "key": key})
+    assert table.state["turn"] == 2
+    assert table.state["fighters"]["a1.1"]["stunned"] is False
+    assert table.state == replay(table.events)
+
+
+def test_undo_reverts_the_last_action_and_only_yours():
+    table = Table()
+    table.play("a", {"type": "set_sequence", "order": ["a2", "a1"]})
+    table.play("b", {"type": "set_sequence", "order": ["b1"]})
+    with pytest.raises(IllegalAction, match="opponent"):
+        undo_target(table.events, "a")
+    table.undo("b")
+    assert table.state["sequences"] == {"a": ["a2", "a1"], "b": None}
+    table.undo("a")
+    assert table.state["sequences"] == {"a": None, "b": None}
+    with pytest.raises(IllegalAction, match="nothing to undo"):
+        undo_target(table.events, "a")
+
+
+def play_whole_game(seed: int, turns: int = 6) -> Table:
+    rng = random.Random(seed)
+    table = Table(setup(turns), seed=f"game-{seed}")
+    for _ in range(5000):
+        if table.state["phase"] == "finished":
+            break
+        side, command = next_command(table.state, rng)
+        table.play(side, command)
+    assert table.state["phase"] == "finished"
+    return table
+
+
+def test_a_whole_six_turn_game_replays_to_the_same_state():
+    table = play_whole_game(7)
+    assert replay(table.events) == table.state
+    summary = summarize(table.state, table.events)
+    for side in ("a", "b"):
+        assert summary["sides"][side]["tests"] > 0
+
+
+@settings(max_examples=15, deadline=None)
+@given(hs.integers(0, 10_000), hs.integers(1, 6))
+def test_any_game_the_bot_plays_replays_exactly(seed, turns):
+    table = play_whole_game(seed, turns)
+    assert replay(table.events) == table.state
+    assert table.state["turn"] <= turns
