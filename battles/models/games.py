@@ -1,0 +1,236 @@
+"""Games: the event log, the snapshot folded from it, seats and join links.
+
+A game's truth is its append-only log (``GameEvent``); ``Game.state`` is the
+snapshot ``rules.game.replay`` gives for that log, kept on the row so reads
+are cheap, and ``Game.version`` the number of the last event (DESIGN: "Event
+log"). Undo appends; nothing is ever deleted from the log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+SIDE_CHOICES = [("a", _("Side A")), ("b", _("Side B"))]
+
+
+def new_public_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def new_dice_seed() -> str:
+    return secrets.token_hex(32)
+
+
+class GameMode(models.TextChoices):
+    TWO_PHONES = "two_phones", _("Two phones (each player on their own)")
+    ONE_PHONE = "one_phone", _("One phone passed between the players")
+
+
+class DiceMode(models.TextChoices):
+    APP = "app", _("The app rolls (seeded, verifiable)")
+    ENTERED = "entered", _("We roll real dice and enter the faces")
+
+
+class GameQuerySet(models.QuerySet):
+    def for_user_or_guest(self, user_id: int | None, guest_key: str) -> GameQuerySet:
+        """Games where this person holds a seat (a side or a spectator's)."""
+        seats = Q(pk__in=[])
+        if user_id is not None:
+            seats |= Q(seats__user_id=user_id)
+        if guest_key:
+            seats |= Q(seats__guest_key=guest_key)
+        return self.filter(seats).distinct()
+
+
+class Game(models.Model):
+    """One game of Confrontation between side A and side B."""
+
+    public_id = models.CharField(max_length=16, unique=True, default=new_public_id)
+    title = models.CharField(_("title"), max_length=120, blank=True)
+    mode = models.CharField(
+        _("how you play"),
+        max_length=12,
+        choices=GameMode.choices,
+        default=GameMode.TWO_PHONES,
+    )
+    dice_mode = models.CharField(
+        _("dice"), max_length=8, choices=DiceMode.choices, default=DiceMode.APP
+    )
+    require_confirmation = models.BooleanField(
+        _("results wait for the other phone's confirmation"), default=False
+    )
+    army_a = models.ForeignKey(
+        "battles.Army",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    army_b = models.ForeignKey(
+        "battles.Army",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    # The snapshot: rules.game.replay(events) must give exactly this.
+    state = models.JSONField(default=dict)
+    version = models.PositiveIntegerField(default=0)
+    # DESIGN "Dice": secret until the end, its SHA-256 shown from the start.
+    dice_seed = models.CharField(max_length=64, default=new_dice_seed)
+    dice_seed_hash = models.CharField(max_length=64, editable=False)
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-updated", "-id"]
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+
+    def __str__(self) -> str:
+        return self.title or f"Game {self.public_id}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self.dice_seed_hash:
+            self.dice_seed_hash = hashlib.sha256(self.dice_seed.encode()).hexdigest()
+        super().save(*args, **kwargs)
+
+    @property
+    def finished(self) -> bool:
+        return self.state.get("phase") == "finished"
+
+    @property
+    def seed_revealed(self) -> bool:
+        return self.finished
+
+
+class GameEvent(models.Model):
+    """One entry of a game's append-only log (DESIGN: "Event log").
+
+    Events of one player action share ``action`` (the seq of its first
+    event). The first event of an action carries the idempotency key of the
+    tap, a hash of the command, and the dice it drew (``dice`` with
+    ``dice_source``) so the verify page can recompute app-rolled faces.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    action = models.PositiveIntegerField()
+    kind = models.CharField(max_length=32)
+    side = models.CharField(max_length=1, choices=SIDE_CHOICES, blank=True)
+    payload = models.JSONField(default=dict)
+    created = models.DateTimeField(default=timezone.now)
+    idempotency_key = models.CharField(max_length=64, blank=True)
+    command_hash = models.CharField(max_length=64, blank=True)
+    dice = models.JSONField(default=list, blank=True)
+    dice_source = models.CharField(max_length=8, blank=True)
+    disputed = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "seq"], name="game_event_seq_unique"
+            ),
+            models.UniqueConstraint(
+                fields=["game", "idempotency_key"],
+                condition=~Q(idempotency_key=""),
+                name="game_event_idempotency_key_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}#{self.seq} {self.kind}"
+
+    def as_rules_event(self) -> dict:
+        """The event as ``rules.game`` reads it."""
+        return {
+            "seq": self.seq,
+            "action": self.action,
+            "kind": self.kind,
+            "side": self.side or None,
+            "payload": self.payload,
+        }
+
+
+class SeatRole(models.TextChoices):
+    SIDE_A = "a", _("Side A")
+    SIDE_B = "b", _("Side B")
+    SPECTATOR = "spectator", _("Spectator")
+
+
+class GameSeat(models.Model):
+    """Who holds a side of a game, or watches it: a user or a guest's session."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    role = models.CharField(max_length=10, choices=SeatRole.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="game_seats",
+    )
+    guest_key = models.CharField(max_length=64, blank=True, db_index=True)
+    player_name = models.CharField(_("player name"), max_length=60, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            # A side is held once; spectators may be many.
+            models.UniqueConstraint(
+                fields=["game", "role"],
+                condition=Q(role__in=["a", "b"]),
+                name="game_side_held_once",
+            ),
+            models.CheckConstraint(
+                condition=Q(user__isnull=False) | ~Q(guest_key=""),
+                name="game_seat_has_a_holder",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.role}"
+
+
+class JoinLinkRole(models.TextChoices):
+    SIDE_B = "b", _("Opponent (side B)")
+    SPECTATOR = "spectator", _("Spectator")
+
+
+class JoinLink(models.Model):
+    """A share link: an unguessable token, stored hashed, revocable, expiring."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="links")
+    role = models.CharField(max_length=10, choices=JoinLinkRole.choices)
+    token_hash = models.CharField(max_length=64, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+    expires = models.DateTimeField()
+    revoked = models.BooleanField(default=False)
+    used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} {self.role} link"
+
+    @staticmethod
+    def hash_token(token: str) -> str:
+        return hashlib.sha256(token.encode()).hexdigest()
+
+    @property
+    def usable(self) -> bool:
+        if self.revoked or self.expires <= timezone.now():
+            return False
+        return self.role == JoinLinkRole.SPECTATOR or self.used is None

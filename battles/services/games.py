@@ -1,0 +1,469 @@
+"""Game services: one function per player action, each in one transaction.
+
+The flow of an action (DESIGN): lock the game row, check the idempotency key
+and the expected version, ask ``rules.game.decide`` what the command does
+(dice from the game's own seeded source, or the faces a player entered),
+append the events to the log, store the new snapshot, commit; after commit the
+new version is announced to every phone watching the game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from battles.live import announce
+from battles.models.armies import Army, Owner
+from battles.models.games import (
+    DiceMode,
+    Game,
+    GameEvent,
+    GameMode,
+    GameSeat,
+    SeatRole,
+)
+from rules.dice import ScriptedDice, SeededDice
+from rules.errors import IllegalAction
+from rules.game import (
+    COMMANDS,
+    decide,
+    evolve,
+    new_game_event,
+    replay,
+    summarize,
+    undo_target,
+)
+
+MAX_ENTERED_FACES = 20
+
+
+class GameError(Exception):
+    """An action refused before the rules were asked; the message is for the player."""
+
+    status = 400
+
+    def __init__(self, message: str, *, field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+class StaleAction(GameError):
+    """The tap was made on an older version of the game."""
+
+    status = 409
+
+
+class KeyReused(GameError):
+    """The same idempotency key came back with another command (DESIGN: 422)."""
+
+    status = 422
+
+
+class NotYourSide(GameError):
+    status = 403
+
+
+@dataclass
+class ActionResult:
+    """What an action did: the game after it, the events it appended."""
+
+    game: Game
+    events: list[GameEvent] = field(default_factory=list)
+    repeated: bool = False  # the same tap arrived twice: applied once
+
+
+class RecordingDice:
+    """Wraps a dice source and keeps every face drawn, in order."""
+
+    def __init__(self, source):
+        self.source = source
+        self.faces: list[int] = []
+
+    def d6(self) -> int:
+        face = self.source.d6()
+        self.faces.append(face)
+        return face
+
+
+def action_dice_seed(game: Game, action: int) -> str:
+    """The seed of the dice for the action starting at event ``action``.
+
+    DESIGN "Dice": faces derive from the game's secret seed and the event
+    number, so anyone holding the revealed seed can recompute every roll.
+    """
+    return f"{game.dice_seed}:{action}"
+
+
+# --- creating a game -------------------------------------------------------------
+
+
+def _number(value: Decimal | int | None) -> float | int | None:
+    if value is None:
+        return None
+    if isinstance(value, Decimal):
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
+
+
+def side_setup(army: Army, player_name: str) -> dict[str, Any]:
+    """The rules engine's view of an army: its cards, profiles and fighters."""
+    cards = []
+    for army_card in army.cards.all():
+        card = army_card.card
+        profile = {
+            code: _number(card.characteristic(code))
+            for code in (
+                "MOU",
+                "INI",
+                "ATT",
+                "FOR",
+                "DEF",
+                "RES",
+                "TIR",
+                "COU",
+                "PEUR",
+                "DIS",
+                "POU",
+                "FOI",
+            )
+        }
+        weapon = None
+        if card.has_weapon:
+            weapon = {"strength": card.weapon_strength, "ranges": list(card.ranges)}
+        cards.append(
+            {
+                "name": card.name,
+                "people": card.people.name,
+                "is_ally": army_card.is_ally,
+                "size": card.size,
+                "skills": [str(ability) for ability in card.abilities.all()],
+                "profile": profile,
+                "weapon": weapon,
+                "fighters": army_card.fighters,
+            }
+        )
+    return {
+        "name": player_name or army.name,
+        "army": army.name,
+        "people": army.people.name,
+        "alliance": army.people.get_voie_display() if army.people.voie else None,
+        "cards": cards,
+    }
+
+
+def _armies_with_cards(ids: Iterable[int]) -> dict[int, Army]:
+    armies = Army.objects.with_cards().filter(pk__in=list(ids))
+    return {army.pk: army for army in armies}
+
+
+def create_game(
+    *,
+    owner: Owner,
+    army_a: Army,
+    army_b: Army,
+    turns: int = 6,
+    mode: str = GameMode.TWO_PHONES,
+    dice_mode: str = DiceMode.APP,
+    title: str = "",
+    player_a: str = "",
+    player_b: str = "",
+    require_confirmation: bool = False,
+) -> Game:
+    """Start a game: its first event holds the armies as they are now.
+
+    The creator holds side A; on one phone they hold side B too. Raises
+    ``GameError`` for a setup the rules cannot play (nothing is saved then).
+    """
+    if not owner.is_anyone:
+        raise GameError(_("Open the app in a browser that keeps cookies."))
+    armies = _armies_with_cards({army_a.pk, army_b.pk})
+    setup = {
+        "turns": turns,
+        "sides": {
+            "a": side_setup(armies[army_a.pk], player_a),
+            "b": side_setup(armies[army_b.pk], player_b),
+        },
+    }
+    try:
+        first_event = new_game_event(setup)
+    except ValueError as error:
+        raise GameError(str(error)) from None
+    with transaction.atomic():
+        game = Game.objects.create(
+            title=title,
+            mode=mode,
+            dice_mode=dice_mode,
+            require_confirmation=require_confirmation,
+            army_a=army_a,
+            army_b=army_b,
+            state=first_event["payload"]["state"],
+            version=1,
+        )
+        GameEvent.objects.create(
+            game=game,
+            seq=1,
+            action=1,
+            kind=first_event["kind"],
+            payload=first_event["payload"],
+        )
+        holder = {"user_id": owner.user_id, "guest_key": owner.guest_key}
+        GameSeat.objects.create(
+            game=game, role=SeatRole.SIDE_A, player_name=player_a, **holder
+        )
+        if mode == GameMode.ONE_PHONE:
+            GameSeat.objects.create(
+                game=game, role=SeatRole.SIDE_B, player_name=player_b, **holder
+            )
+    return game
+
+
+# --- playing -----------------------------------------------------------------------
+
+
+def _locked_game(game_id: int) -> Game:
+    # PostgreSQL: a row lock, so two phones' actions queue up (DESIGN).
+    # SQLite ignores it; its IMMEDIATE transactions already serialise writers.
+    return Game.objects.select_for_update(no_key=True).get(pk=game_id)
+
+
+def _command_hash(command: Mapping[str, Any], faces: Sequence[int] | None) -> str:
+    body = json.dumps({"command": command, "faces": faces}, sort_keys=True)
+    return hashlib.sha256(body.encode()).hexdigest()
+
+
+def _check_faces(faces: Sequence[int] | None) -> list[int] | None:
+    if faces is None:
+        return None
+    if len(faces) > MAX_ENTERED_FACES:
+        raise GameError(_("Too many dice entered."), field="faces")
+    for face in faces:
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+            raise GameError(_("A die shows 1 to 6."), field="faces")
+    return list(faces)
+
+
+def _repeat_of(game: Game, key: str, command_hash: str) -> ActionResult | None:
+    if not key:
+        return None
+    first = game.events.filter(idempotency_key=key).first()
+    if first is None:
+        return None
+    if first.command_hash != command_hash:
+        raise KeyReused(
+            _("This tap was already sent with another action. Reload the page.")
+        )
+    events = list(game.events.filter(action=first.action).order_by("seq"))
+    return ActionResult(game=game, events=events, repeated=True)
+
+
+def _append(
+    game: Game,
+    raw_events: list[dict[str, Any]],
+    *,
+    key: str,
+    command_hash: str,
+    dice: RecordingDice | None,
+    dice_source: str,
+) -> list[GameEvent]:
+    action = game.version + 1
+    rows = []
+    state = game.state
+    for offset, raw in enumerate(raw_events):
+        seq = action + offset
+        event = {**raw, "seq": seq, "action": action}
+        state = evolve(state, event)
+        rows.append(
+            GameEvent(
+                game=game,
+                seq=seq,
+                action=action,
+                kind=raw["kind"],
+                side=raw.get("side") or "",
+                payload=raw.get("payload") or {},
+                idempotency_key=key if offset == 0 else "",
+                command_hash=command_hash if offset == 0 else "",
+                dice=(dice.faces if dice and offset == 0 else []),
+                dice_source=dice_source if offset == 0 and dice and dice.faces else "",
+            )
+        )
+    try:
+        with transaction.atomic():  # a savepoint: the unique keys are the backstop
+            GameEvent.objects.bulk_create(rows)
+    except IntegrityError:
+        raise StaleAction(_("The game moved on: reload and try again.")) from None
+    game.state = state
+    game.version = rows[-1].seq
+    if state.get("phase") == "finished" and game.finished_at is None:
+        game.finished_at = timezone.now()
+    game.save(update_fields=["state", "version", "updated", "finished_at"])
+    version = game.version
+    transaction.on_commit(lambda: announce(game.pk, version))
+    return rows
+
+
+def perform_action(
+    game: Game,
+    side: str,
+    command: Mapping[str, Any],
+    *,
+    expected_version: int | None = None,
+    idempotency_key: str = "",
+    faces: Sequence[int] | None = None,
+) -> ActionResult:
+    """Apply one player's command to the game, in one transaction.
+
+    ``faces`` are real dice entered by the player (None: the app rolls).
+    Raises ``IllegalAction`` (the rules said no), ``StaleAction``,
+    ``KeyReused`` or ``GameError``; nothing is written then.
+    """
+    if command.get("type") not in COMMANDS:
+        raise GameError(_("Unknown action."))
+    faces = _check_faces(faces)
+    command_hash = _command_hash(command, faces)
+    with transaction.atomic():
+        locked = _locked_game(game.pk)
+        repeat = _repeat_of(locked, idempotency_key, command_hash)
+        if repeat is not None:
+            return repeat
+        if expected_version is not None and expected_version != locked.version:
+            raise StaleAction(_("The game moved on: here is where it stands now."))
+        if locked.dice_mode == DiceMode.ENTERED and faces is None:
+            faces_needed = command.get("type") in ("roll", "reroll")
+            if faces_needed:
+                raise GameError(
+                    _("Enter the faces of the dice you rolled."), field="faces"
+                )
+        source = (
+            ScriptedDice(faces)
+            if faces is not None
+            else SeededDice(action_dice_seed(locked, locked.version + 1))
+        )
+        dice = RecordingDice(source)
+        raw_events = decide(locked.state, side, command, dice)
+        rows = _append(
+            locked,
+            raw_events,
+            key=idempotency_key,
+            command_hash=command_hash,
+            dice=dice,
+            dice_source="entered" if faces is not None else "seeded",
+        )
+    return ActionResult(game=locked, events=rows)
+
+
+def undo_last_action(
+    game: Game,
+    side: str,
+    *,
+    expected_version: int | None = None,
+    idempotency_key: str = "",
+) -> ActionResult:
+    """Revert the last action, by appending an ``undone`` event (DESIGN)."""
+    command_hash = _command_hash({"type": "undo"}, None)
+    with transaction.atomic():
+        locked = _locked_game(game.pk)
+        repeat = _repeat_of(locked, idempotency_key, command_hash)
+        if repeat is not None:
+            return repeat
+        if expected_version is not None and expected_version != locked.version:
+            raise StaleAction(_("The game moved on: here is where it stands now."))
+        events = [e.as_rules_event() for e in locked.events.order_by("seq")]
+        target = undo_target(events, side)
+        undo = {"kind": "undone", "side": side, "payload": {"action": target}}
+        action = locked.version + 1
+        row = GameEvent.objects.create(
+            game=locked,
+            seq=action,
+            action=action,
+            kind="undone",
+            side=side,
+            payload=undo["payload"],
+            idempotency_key=idempotency_key,
+            command_hash=command_hash,
+        )
+        locked.state = replay([*events, row.as_rules_event()])
+        locked.version = action
+        locked.finished_at = (
+            None if locked.state["phase"] != "finished" else (locked.finished_at)
+        )
+        locked.save(update_fields=["state", "version", "updated", "finished_at"])
+        version = locked.version
+        transaction.on_commit(lambda: announce(locked.pk, version))
+    return ActionResult(game=locked, events=[row])
+
+
+def rules_events(game: Game) -> list[dict[str, Any]]:
+    """The whole log as ``rules.game`` reads it."""
+    return [event.as_rules_event() for event in game.events.order_by("seq")]
+
+
+def replayed_state(game: Game) -> dict[str, Any]:
+    """The state the log gives; must equal ``game.state`` (tests check it)."""
+    return replay(rules_events(game))
+
+
+def game_summary(game: Game) -> dict[str, Any]:
+    """Survivors, wounds and luck per side (the end-of-game summary)."""
+    return summarize(game.state, rules_events(game))
+
+
+@dataclass(frozen=True)
+class DiceCheck:
+    seq: int
+    faces: list[int]
+    expected: list[int]
+
+    @property
+    def ok(self) -> bool:
+        return self.faces == self.expected
+
+
+def verify_dice(game: Game) -> list[DiceCheck]:
+    """Recompute every app-rolled face from the revealed seed (DESIGN "Dice")."""
+    checks = []
+    for event in game.events.filter(dice_source="seeded").order_by("seq"):
+        dice = SeededDice(action_dice_seed(game, event.action))
+        expected = [dice.d6() for _ in event.dice]
+        checks.append(DiceCheck(event.seq, list(event.dice), expected))
+    return checks
+
+
+def seat_roles(game: Game, owner: Owner) -> set[str]:
+    """The roles this person holds in the game: "a", "b", "spectator"."""
+    if not owner.is_anyone:
+        return set()
+    seats = game.seats.all()
+    return {
+        seat.role
+        for seat in seats
+        if (owner.user_id is not None and seat.user_id == owner.user_id)
+        or (owner.guest_key and seat.guest_key == owner.guest_key)
+    }
+
+
+__all__ = [
+    "ActionResult",
+    "GameError",
+    "IllegalAction",
+    "KeyReused",
+    "NotYourSide",
+    "StaleAction",
+    "create_game",
+    "game_summary",
+    "perform_action",
+    "replayed_state",
+    "rules_events",
+    "seat_roles",
+    "side_setup",
+    "undo_last_action",
+    "verify_dice",
+]

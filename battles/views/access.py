@@ -1,0 +1,58 @@
+"""Loading a game for the person asking, with what they may see and do."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest
+
+from battles.identity import requester
+from battles.models.games import Game
+from battles.services.games import seat_roles
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """The person looking at a game: the sides they hold, or a spectator."""
+
+    roles: frozenset[str]
+
+    @property
+    def sides(self) -> list[str]:
+        return sorted(role for role in self.roles if role in ("a", "b"))
+
+    @property
+    def is_player(self) -> bool:
+        return bool(self.sides)
+
+    @property
+    def holds_both_sides(self) -> bool:
+        return len(self.sides) == 2
+
+    def may_act_for(self, side: str) -> bool:
+        return side in self.roles
+
+
+def get_game_for_viewer(request: HttpRequest, public_id: str) -> tuple[Game, Viewer]:
+    """The game and the requester's seat; 404 for someone with no seat in it.
+
+    An outsider learns nothing, not even that the game exists.
+    """
+    game = Game.objects.filter(public_id=public_id).prefetch_related("seats").first()
+    if game is None:
+        raise Http404("No such game.")
+    roles = seat_roles(game, requester(request))
+    if not roles:
+        raise Http404("No such game.")
+    return game, Viewer(frozenset(roles))
+
+
+def get_game_for_side(
+    request: HttpRequest, public_id: str, side: str
+) -> tuple[Game, Viewer]:
+    """Like ``get_game_for_viewer`` but the requester must hold ``side``."""
+    game, viewer = get_game_for_viewer(request, public_id)
+    if side not in ("a", "b") or not viewer.may_act_for(side):
+        raise PermissionDenied("A phone acts only for the side it holds.")
+    return game, viewer
