@@ -126,15 +126,15 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name='army',
-            constraint=models.UniqueConstraint(condition=models.Q(('deleted_at__isnull', True), ('owner__isnull', False)), fields=('owner', 'name'), name='army_name_unique_per_user', violation_error_message='You already have an army of that name.'),
+            constraint=models.UniqueConstraint(condition=models.Q(('deleted_at__isnull', True), ('owner__isnull', False)), fields=('owner', 'name'), name='army_name_unique_per_user', violation_error_code='name_taken', violation_error_message='You already have an army of that name.'),
         ),
         migrations.AddConstraint(
             model_name='army',
-            constraint=models.UniqueConstraint(condition=models.Q(models.Q(('guest_key', ''), _negated=True), ('deleted_at__isnull', True)), fields=('guest_key', 'name'), name='army_name_unique_per_guest', violation_error_message='You already have an army of that name.'),
+            constraint=models.UniqueConstraint(condition=models.Q(models.Q(('guest_key', ''), _negated=True), ('deleted_at__isnull', True)), fields=('guest_key', 'name'), name='army_name_unique_per_guest', violation_error_code='name_taken', violation_error_message='You already have an army of that name.'),
         ),
         migrations.AddConstraint(
             model_name='army',
-            constraint=models.UniqueConstraint(condition=models.Q(('deleted_at__isnull', True), ('guest_key', ''), ('owner__isnull', True)), fields=('name',), name='army_name_unique_in_library'),
+            constraint=models.UniqueConstraint(condition=models.Q(('deleted_at__isnull', True), ('guest_key', ''), ('owner__isnull', True)), fields=('name',), name='army_name_unique_in_library', violation_error_code='name_taken'),
         ),
         migrations.AddConstraint(
             model_name='army',
@@ -146,15 +146,15 @@ class Migration(migrations.Migration):
         ),
         migrations.AddConstraint(
             model_name='referencecard',
-            constraint=models.UniqueConstraint(condition=models.Q(('guest_key', ''), ('owner__isnull', True)), fields=('people', 'name'), name='card_name_unique_per_people_in_library', violation_error_message='The library already has a card of that name for this people.'),
+            constraint=models.UniqueConstraint(condition=models.Q(('guest_key', ''), ('owner__isnull', True)), fields=('people', 'name'), name='card_name_unique_per_people_in_library', violation_error_code='name_taken', violation_error_message='The library already has a card of that name for this people.'),
         ),
         migrations.AddConstraint(
             model_name='referencecard',
-            constraint=models.UniqueConstraint(condition=models.Q(('owner__isnull', False)), fields=('owner', 'people', 'name'), name='card_name_unique_per_people_per_user', violation_error_message='You already have a card of that name for this people.'),
+            constraint=models.UniqueConstraint(condition=models.Q(('owner__isnull', False)), fields=('owner', 'people', 'name'), name='card_name_unique_per_people_per_user', violation_error_code='name_taken', violation_error_message='You already have a card of that name for this people.'),
         ),
         migrations.AddConstraint(
             model_name='referencecard',
-            constraint=models.UniqueConstraint(condition=models.Q(('guest_key', ''), _negated=True), fields=('guest_key', 'people', 'name'), name='card_name_unique_per_people_per_guest', violation_error_message='You already have a card of that name for this people.'),
+            constraint=models.UniqueConstraint(condition=models.Q(('guest_key', ''), _negated=True), fields=('guest_key', 'people', 'name'), name='card_name_unique_per_people_per_guest', violation_error_code='name_taken', violation_error_message='You already have a card of that name for this people.'),
         ),
         migrations.AddConstraint(
             model_name='referencecard',

@@ -139,6 +139,9 @@ class Owner:
 
 SHARED = Q(owner__isnull=True, guest_key="")
 
+# The code of the "name already taken" constraint errors (shown next to the name).
+NAME_TAKEN = "name_taken"
+
 
 class Voie(models.TextChoices):
     """The alliance path ("voie d'alliance") of a people."""
@@ -386,6 +389,7 @@ class ReferenceCard(models.Model):
                 fields=["people", "name"],
                 condition=Q(owner__isnull=True, guest_key=""),
                 name="card_name_unique_per_people_in_library",
+                violation_error_code=NAME_TAKEN,
                 violation_error_message=_(
                     "The library already has a card of that name for this people."
                 ),
@@ -394,6 +398,7 @@ class ReferenceCard(models.Model):
                 fields=["owner", "people", "name"],
                 condition=Q(owner__isnull=False),
                 name="card_name_unique_per_people_per_user",
+                violation_error_code=NAME_TAKEN,
                 violation_error_message=_(
                     "You already have a card of that name for this people."
                 ),
@@ -402,6 +407,7 @@ class ReferenceCard(models.Model):
                 fields=["guest_key", "people", "name"],
                 condition=~Q(guest_key=""),
                 name="card_name_unique_per_people_per_guest",
+                violation_error_code=NAME_TAKEN,
                 violation_error_message=_(
                     "You already have a card of that name for this people."
                 ),
@@ -613,18 +619,21 @@ class Army(models.Model):
                 fields=["owner", "name"],
                 condition=Q(owner__isnull=False, deleted_at__isnull=True),
                 name="army_name_unique_per_user",
+                violation_error_code=NAME_TAKEN,
                 violation_error_message=_("You already have an army of that name."),
             ),
             models.UniqueConstraint(
                 fields=["guest_key", "name"],
                 condition=~Q(guest_key="") & Q(deleted_at__isnull=True),
                 name="army_name_unique_per_guest",
+                violation_error_code=NAME_TAKEN,
                 violation_error_message=_("You already have an army of that name."),
             ),
             models.UniqueConstraint(
                 fields=["name"],
                 condition=Q(owner__isnull=True, guest_key="", deleted_at__isnull=True),
                 name="army_name_unique_in_library",
+                violation_error_code=NAME_TAKEN,
             ),
             models.CheckConstraint(
                 condition=Q(points_limit__gte=1), name="army_points_limit_positive"
