@@ -1,0 +1,1 @@
+"""Forms of the battles app, one module per area."""
