@@ -10,3 +10,8 @@ urlpatterns = [
     path("healthz", core.healthz, name="healthz"),
     path("favicon.ico", core.favicon),
 ]
+
+# The hex combat sheet ("Fiche Combat", issue #7).
+from battles.views import hexcombat  # noqa: E402
+
+urlpatterns += [path("hex/", hexcombat.hexcombat, name="hexcombat")]
