@@ -259,6 +259,15 @@ def test_an_unknown_mode_falls_back_to_shock_with_a_message(client):
     assert "Unknown combat type" in response.content.decode()
     response = client.post(URL, CHARGE | {"mode": "duel"}, **HTMX)
     assert response.status_code == 200
+    assert "Unknown combat type" in response.content.decode()
+
+
+def test_an_empty_post_is_answered_with_messages_not_a_500(client):
+    response = client.post(URL, {}, **HTMX)
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert re.search(r'id="id_weapon_system_error"[^>]*>[^<]+<', body)
+    assert "Traceback" not in body
 
 
 def test_other_methods_are_refused(client):
