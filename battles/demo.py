@@ -1,0 +1,325 @@
+"""The demo data set: peoples, a few attributed profiles, two ready armies.
+
+From ``shared/rules-data/demo-profiles.md``. Confrontation's reference cards are
+Rackham's: the five printed profiles are attributed "Profil Rackham"; the seven
+generic stat lines (community "Conf'Arena" archetypes, not Rackham cards) are
+labelled "archétype". Everything here has ``is_demo=True`` and no owner.
+
+Archetypes are generic, but a card belongs to one people (the Tactics roll,
+IV-A-2, needs fighters "of the army's people"), so each people gets its own
+copy of the seven archetypes: an archetype fits any army without being an ally.
+
+Costs ("PA") are stored only where the source prints one (Guerrier de Pierre,
+40); the other demo cards have no cost, and the army page says so rather than
+inventing numbers. Values the source does not give (the Magistrat's FOI) stay
+empty.
+
+``load_demo()`` is idempotent: a second run changes nothing.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.db import transaction
+
+from battles.models.armies import (
+    Army,
+    ArmyCard,
+    BaseShape,
+    CardSource,
+    MysticRank,
+    People,
+    Rank,
+    ReferenceCard,
+    Size,
+    Voie,
+)
+from battles.services.armies import _set_abilities, card_profile
+
+__all__ = ["ARCHETYPES", "DEMO_ARMIES", "PEOPLES", "PRINTED_CARDS", "load_demo"]
+
+PEOPLES: dict[str, list[str]] = {
+    Voie.LUMIERE: [
+        "Lions d'Alahan",
+        "Elfes Cynwäll",
+        "Griffons d'Akkylannie",
+        "Keltois Sessairs",
+        "Nains de Tir-Na-Bor",
+        "Utopie du Sphinx",
+    ],
+    Voie.DESTIN: [
+        "Elfes Daïkinees",
+        "Orques de Bran-Ô-Kor",
+        "Wolfen d'Yllia",
+        "Gobelins de No-Dan-Kar",
+        "Orques du Béhémoth",
+        "Concorde de l'Aigle",
+    ],
+    Voie.TENEBRES: [
+        "Morts-vivants d'Achéron",
+        "Alchimistes de Dirz",
+        "Keltois Drunes",
+        "Nains de Mid-Nor",
+        "Alliance Ophidienne",
+        "Elfes Akkyshans",
+        "Dévoreurs de Vile-Tis",
+        "Horde de Dun-Scaïth",
+    ],
+    Voie.OTHER: ["Cadwallon", "Élémentaires", "Mercenaires"],
+}
+
+_EMPTY = dict.fromkeys(
+    ("mou", "ini", "att", "force", "defense", "res", "tir", "cou", "peur"), None
+) | dict.fromkeys(("dis", "pou", "foi"), None)
+
+
+def _stats(mou, ini, att, force, defense, res, tir, cou, peur, dis, pou, foi) -> dict:
+    return {
+        "mou": None if mou is None else Decimal(str(mou)),
+        "ini": ini,
+        "att": att,
+        "force": force,
+        "defense": defense,
+        "res": res,
+        "tir": tir,
+        "cou": cou,
+        "peur": peur,
+        "dis": dis,
+        "pou": pou,
+        "foi": foi,
+    }
+
+
+# name, people, fields, abilities ("Profil Rackham").
+PRINTED_CARDS: list[tuple[str, str, dict, list[str]]] = [
+    (
+        "Repenti wolfen",
+        "Wolfen d'Yllia",
+        {
+            **_stats(15, 4, 4, 7, 4, 6, None, None, 6, 1, None, None),
+            "rank": Rank.IRREGULIER,
+            "size": Size.LARGE,
+            "fighters_per_card": 3,
+        },
+        ["Tueur né/1", "Créature", "Paria"],
+    ),
+    (
+        "Magistrat du Griffon",
+        "Griffons d'Akkylannie",
+        {
+            **_stats(10, 3, 3, 6, 4, 5, 3, 5, None, 6, None, None),
+            "rank": Rank.REGULIER,
+            "mystic_rank": MysticRank.DEVOT,
+            "size": Size.NORMAL,
+            "weapon_name": "Pistolet",
+            "weapon_strength": 6,
+            "range_short": 10,
+            "range_medium": 15,
+            "range_long": 20,
+        },
+        [],
+    ),
+    (
+        "Clone de Dirz (hache)",
+        "Alchimistes de Dirz",
+        {
+            **_stats(10, 2, 3, 4, 2, 5, None, 2, None, 3, None, None),
+            "rank": Rank.REGULIER,
+            "size": Size.NORMAL,
+            "fighters_per_card": 3,
+        },
+        [],
+    ),
+    (
+        "Seigneur des Carnages",
+        "Dévoreurs de Vile-Tis",
+        {
+            **_stats(12.5, 4, 5, 6, 5, 7, None, 6, None, 2, 2, None),
+            "rank": Rank.REGULIER,
+            "mystic_rank": MysticRank.INITIE,
+        },
+        ["Ambidextre", "Éclaireur", "Guerrier-mage"],
+    ),
+    (
+        "Guerrier de Pierre",
+        "Orques du Béhémoth",
+        {
+            **_stats(12.5, 3, 5, 9, 5, 9, None, 5, None, 3, None, None),
+            "rank": Rank.ELITE,
+            "size": Size.NORMAL,
+            "cost": 40,
+        },
+        ["Bravoure", "Brute épaisse", "Endurance"],
+    ),
+]
+
+# name -> fields ("archétype"; one copy per people).
+ARCHETYPES: dict[str, dict] = {
+    "Guerrier": _stats(10, 4, 5, 7, 5, 7, None, 5, None, 4, None, None),
+    "Tireur": _stats(10, 4, 3, 5, 3, 6, 4, 5, None, 4, None, None),
+    "Magicien": _stats(10, 4, 3, 5, 3, 6, None, 5, None, 4, 4, None),
+    "Fidèle": _stats(10, 4, 3, 5, 3, 6, None, 5, None, 4, None, 4),
+    "Guerrier-tireur": _stats(10, 4, 4, 6, 4, 6, 3, 5, None, 4, None, None),
+    "Guerrier-mage": _stats(10, 4, 4, 6, 4, 6, None, 5, None, 4, 3, None),
+    "Moine-guerrier": _stats(10, 4, 4, 6, 4, 6, None, 5, None, 4, None, 3),
+}
+
+# army name -> (people, points limit, [(card name, fighters)]).
+DEMO_ARMIES: dict[str, tuple[str, int, list[tuple[str, int]]]] = {
+    "Griffons d'Akkylannie (démo)": (
+        "Griffons d'Akkylannie",
+        400,
+        [
+            ("Magistrat du Griffon", 1),
+            ("Guerrier", 3),
+            ("Guerrier", 3),
+            ("Tireur", 2),
+            ("Fidèle", 1),
+            ("Moine-guerrier", 2),
+            ("Guerrier-tireur", 2),
+        ],
+    ),
+    "Wolfen d'Yllia (démo)": (
+        "Wolfen d'Yllia",
+        400,
+        [
+            ("Repenti wolfen", 3),
+            ("Repenti wolfen", 3),
+            ("Guerrier", 2),
+            ("Guerrier-mage", 1),
+            ("Tireur", 2),
+            ("Magicien", 1),
+            ("Guerrier-tireur", 1),
+        ],
+    ),
+}
+
+
+def _card_defaults(source: str, fields: dict) -> dict:
+    return {
+        "rank": "",
+        "mystic_rank": "",
+        "size": Size.NORMAL,
+        "base_shape": BaseShape.SQUARE,
+        "cost": None,
+        "weapon_name": "",
+        "weapon_strength": None,
+        "range_short": None,
+        "range_medium": None,
+        "range_long": None,
+        "fighters_per_card": 1,
+        **_EMPTY,
+        **fields,
+        "source": source,
+        "source_detail": "",
+        "is_demo": True,
+    }
+
+
+def _put_card(
+    existing: dict[tuple[int, str], ReferenceCard],
+    people: People,
+    name: str,
+    source: str,
+    fields: dict,
+    abilities: list[str],
+) -> tuple[ReferenceCard, bool]:
+    """The shared demo card, created or brought back to the demo profile.
+    Returns (card, changed). ``existing`` holds the library's cards, loaded
+    once with their abilities."""
+    defaults = _card_defaults(source, fields)
+    card = existing.get((people.pk, name))
+    if card is None:
+        card = ReferenceCard(people=people, name=name, **defaults)
+        card.full_clean(validate_constraints=False, validate_unique=False)
+        card.save()
+        _set_abilities(card, [_split(text) for text in abilities])
+        return card, True
+    before = card_profile(card)
+    was_demo = card.is_demo
+    for key, value in defaults.items():
+        setattr(card, key, value)
+    if before == card_profile(card, abilities) and was_demo:
+        return card, False
+    card.full_clean(validate_constraints=False, validate_unique=False)
+    card.save()
+    _set_abilities(card, [_split(text) for text in abilities])
+    return card, True
+
+
+def _split(text: str) -> tuple[str, str]:
+    name, _sep, value = text.partition("/")
+    return name, value
+
+
+@transaction.atomic
+def load_demo() -> dict[str, int]:
+    """Create or refresh the demo data; returns how many rows it changed."""
+    changed = {"peoples": 0, "cards": 0, "armies": 0}
+    peoples: dict[str, People] = {}
+    for voie, names in PEOPLES.items():
+        for name in names:
+            people, created = People.objects.get_or_create(
+                name=name, defaults={"voie": voie}
+            )
+            if not created and people.voie != voie:
+                people.voie = voie
+                people.save(update_fields=["voie"])
+                created = True
+            changed["peoples"] += created
+            peoples[name] = people
+    cards: dict[tuple[str, str], ReferenceCard] = {}
+    existing = {
+        (card.people_id, card.name): card
+        for card in ReferenceCard.objects.shared()
+        .select_related("people")
+        .prefetch_related("abilities")
+    }
+    for name, people_name, fields, abilities in PRINTED_CARDS:
+        card, was_changed = _put_card(
+            existing, peoples[people_name], name, CardSource.RACKHAM, fields, abilities
+        )
+        cards[(people_name, name)] = card
+        changed["cards"] += was_changed
+    for people_name, people in peoples.items():
+        for name, fields in ARCHETYPES.items():
+            card, was_changed = _put_card(
+                existing, people, name, CardSource.ARCHETYPE, fields, []
+            )
+            cards[(people_name, name)] = card
+            changed["cards"] += was_changed
+    for army_name, (people_name, points_limit, entries) in DEMO_ARMIES.items():
+        changed["armies"] += _put_army(
+            army_name, peoples[people_name], points_limit, entries, cards
+        )
+    return changed
+
+
+def _put_army(name, people, points_limit, entries, cards) -> bool:
+    army, created = Army.objects.demo().get_or_create(
+        name=name,
+        defaults={"people": people, "points_limit": points_limit, "is_demo": True},
+    )
+    wanted = [
+        (cards[(people.name, card_name)].pk, fighters, position)
+        for position, (card_name, fighters) in enumerate(entries)
+    ]
+    current = list(
+        army.cards.order_by("position", "id").values_list(
+            "card_id", "fighters", "position"
+        )
+    )
+    changed = created
+    if army.people_id != people.pk or army.points_limit != points_limit:
+        army.people, army.points_limit = people, points_limit
+        army.save(update_fields=["people", "points_limit", "updated"])
+        changed = True
+    if current != wanted:
+        army.cards.all().delete()
+        ArmyCard.objects.bulk_create(
+            ArmyCard(army=army, card_id=card_id, fighters=fighters, position=position)
+            for card_id, fighters, position in wanted
+        )
+        changed = True
+    return changed
