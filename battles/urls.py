@@ -11,7 +11,58 @@ urlpatterns = [
     path("favicon.ico", core.favicon),
 ]
 
+# --- Armies and reference cards (issue #4) ---------------------------------
+from battles.views import armies  # noqa: E402
+
+urlpatterns += [
+    path("armies/", armies.army_list, name="armies"),
+    path("armies/new/", armies.army_create, name="army-create"),
+    path("armies/import/", armies.army_import, name="army-import"),
+    path("armies/cards/new/", armies.card_create, name="card-create"),
+    path("armies/catalogues/", armies.catalogue_upload, name="catalogue-upload"),
+    path("armies/<int:army_id>/", armies.army_detail, name="army"),
+    path("armies/<int:army_id>/library/", armies.army_library, name="army-library"),
+    path("armies/<int:army_id>/sheet/", armies.army_sheet, name="army-sheet"),
+    path("armies/<int:army_id>/export.json", armies.army_export, name="army-export"),
+    path("armies/<int:army_id>/cards/", armies.army_add_card, name="army-add-card"),
+    path(
+        "armies/<int:army_id>/cards/<int:army_card_id>/count/",
+        armies.army_change_count,
+        name="army-card-count",
+    ),
+    path(
+        "armies/<int:army_id>/cards/<int:army_card_id>/remove/",
+        armies.army_remove_card,
+        name="army-card-remove",
+    ),
+    path(
+        "armies/<int:army_id>/duplicate/", armies.army_duplicate, name="army-duplicate"
+    ),
+    path("armies/<int:army_id>/delete/", armies.army_delete, name="army-delete"),
+    path("armies/<int:army_id>/restore/", armies.army_restore, name="army-restore"),
+]
+
 # The hex combat sheet ("Fiche Combat", issue #7).
 from battles.views import hexcombat  # noqa: E402
 
 urlpatterns += [path("hex/", hexcombat.hexcombat, name="hexcombat")]
+
+# Games (IV: the whole turn) -------------------------------------------------
+from battles.views import games  # noqa: E402
+
+urlpatterns += [
+    path("games/", games.games_list, name="games"),
+    path("games/new/", games.game_new, name="game_new"),
+    path("games/<str:public_id>/", games.game_page, name="game"),
+    path("games/<str:public_id>/board", games.game_board, name="game_board"),
+    path("games/<str:public_id>/act", games.game_act, name="game_act"),
+    path("games/<str:public_id>/undo", games.game_undo, name="game_undo"),
+    path(
+        "games/<str:public_id>/sequence",
+        games.game_sequence_move,
+        name="game_sequence_move",
+    ),
+    path("games/<str:public_id>/view-as", games.game_view_as, name="game_view_as"),
+    path("games/<str:public_id>/log", games.game_log, name="game_log"),
+    path("games/<str:public_id>/verify", games.game_verify, name="game_verify"),
+]

@@ -62,7 +62,7 @@ def test_abilities_typed_as_one_text_are_split_on_commas_semicolons_and_lines():
     ]
 
 
-# --- Database constraints (the last line of defence) -------------------------------------
+# --- Database constraints (the last line of defence) ---------------------------
 def test_the_database_refuses_a_card_with_both_courage_and_fear(wolfen, make_card):
     with pytest.raises(IntegrityError), transaction.atomic():
         make_card(wolfen, cou=5, peur=6)

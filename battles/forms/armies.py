@@ -1,0 +1,184 @@
+"""Forms for armies and reference cards: they check what a player typed and
+put each message next to its field. Ranges come from the models' validators
+(see ``battles.models.armies``)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from battles.models.armies import (
+    CHARACTERISTIC_FIELDS,
+    Army,
+    People,
+    ReferenceCard,
+    parse_abilities,
+)
+from battles.services.armies import PROFILE_FIELDS
+
+__all__ = [
+    "AddCardForm",
+    "ArmyForm",
+    "ArmyImportForm",
+    "CatalogueUploadForm",
+    "CountForm",
+    "ReferenceCardForm",
+    "add_errors",
+]
+
+
+def add_errors(form: forms.Form, error: ValidationError) -> None:
+    """Put a service's error on the form: next to its field when the form has
+    that field, at the top otherwise."""
+    if hasattr(error, "error_dict"):
+        for field_name, messages in error.message_dict.items():
+            target = field_name if field_name in form.fields else NON_FIELD_ERRORS
+            for message in messages:
+                form.add_error(None if target == NON_FIELD_ERRORS else target, message)
+    else:
+        for message in error.messages:
+            form.add_error(None, message)
+
+
+def _number(**attrs) -> forms.NumberInput:
+    return forms.NumberInput(attrs={"inputmode": "numeric", **attrs})
+
+
+class LenientDecimalField(forms.DecimalField):
+    """A decimal that ignores trailing zeros ("12.50" is 12.5, "0.00" is 0)."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if value is not None and value.is_finite():
+            value = value.normalize()
+            if value.as_tuple().exponent > 0:
+                value = value.quantize(1)
+        return value
+
+
+class ArmyForm(forms.ModelForm):
+    class Meta:
+        model = Army
+        fields = ["name", "people", "points_limit"]
+        widgets = {"points_limit": _number(min=1, max=10000)}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["people"].queryset = People.objects.order_by("name")
+        self.fields["people"].empty_label = _("Choose a people")
+        self.fields["name"].widget.attrs["autocomplete"] = "off"
+
+
+class ReferenceCardForm(forms.ModelForm):
+    """A custom card: the profile as printed, abilities as one text."""
+
+    abilities = forms.CharField(
+        label=_("Abilities"),
+        required=False,
+        max_length=600,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Separated by commas, value after a slash: Tueur né/1, Créature"),
+    )
+
+    class Meta:
+        model = ReferenceCard
+        fields = list(PROFILE_FIELDS)
+        field_classes = {"mou": LenientDecimalField}
+        widgets = {
+            field_name: _number(min=0)
+            for field_name in [*CHARACTERISTIC_FIELDS.values(), "cost"]
+            if field_name != "mou"
+        } | {
+            "mou": forms.NumberInput(
+                attrs={"inputmode": "decimal", "step": "0.5", "min": 0}
+            ),
+            "weapon_strength": _number(min=0),
+            "range_short": _number(min=0),
+            "range_medium": _number(min=0),
+            "range_long": _number(min=0),
+            "fighters_per_card": _number(min=1),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["people"].queryset = People.objects.order_by("name")
+        self.fields["people"].empty_label = _("Choose a people")
+        self.fields["mou"].widget.attrs["step"] = "0.5"
+
+    # Groups of fields, in the order the page shows them.
+    IDENTITY = (
+        "name",
+        "people",
+        "rank",
+        "mystic_rank",
+        "size",
+        "base_shape",
+        "cost",
+        "fighters_per_card",
+    )
+    WEAPON = (
+        "weapon_name",
+        "weapon_strength",
+        "range_short",
+        "range_medium",
+        "range_long",
+    )
+
+    def _fields(self, names) -> list:
+        return [self[name] for name in names]
+
+    @property
+    def identity_fields(self) -> list:
+        return self._fields(self.IDENTITY)
+
+    @property
+    def characteristic_fields(self) -> list:
+        return self._fields(CHARACTERISTIC_FIELDS.values())
+
+    @property
+    def weapon_fields(self) -> list:
+        return self._fields(self.WEAPON)
+
+    @property
+    def ability_fields(self) -> list:
+        return self._fields(["abilities"])
+
+    def clean_abilities(self) -> str:
+        text = self.cleaned_data["abilities"]
+        for name, value in parse_abilities(text):
+            if len(name) > 60 or len(value) > 40:
+                raise ValidationError(
+                    _("“%(ability)s” is too long."), params={"ability": name[:60]}
+                )
+        return text
+
+
+class AddCardForm(forms.Form):
+    card = forms.IntegerField(min_value=1)
+    is_ally = forms.BooleanField(required=False)
+
+
+class CountForm(forms.Form):
+    delta = forms.TypedChoiceField(choices=[("1", "+1"), ("-1", "-1")], coerce=int)
+
+
+class ArmyImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("Army file (.json)"),
+        widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
+    )
+
+
+class CatalogueUploadForm(forms.Form):
+    file = forms.FileField(
+        label=_("Catalogue (.cat, .catz, .gst, .gstz)"),
+        widget=forms.ClearableFileInput(attrs={"accept": ".cat,.catz,.gst,.gstz"}),
+    )
+    people = forms.ModelChoiceField(
+        label=_("People"),
+        queryset=People.objects.order_by("name"),
+        required=False,
+        empty_label=_("The catalogue's name"),
+        help_text=_("Leave as is to use the catalogue's own name as the people."),
+    )
