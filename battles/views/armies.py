@@ -288,7 +288,6 @@ def army_duplicate(request: HttpRequest, army_id: int) -> HttpResponse:
     except ArmyError as error:
         messages.error(request, " ".join(error.messages))
         return _go(request, _army_url(army))
-    messages.success(request, _("Copied: this is your own army now."))
     return _go(request, _army_url(copy))
 
 
@@ -308,7 +307,6 @@ def army_restore(request: HttpRequest, army_id: int) -> HttpResponse:
         messages.error(request, " ".join(error.messages))
         return _go(request, reverse("armies"))
     request.session.pop(UNDO_SESSION_KEY, None)
-    messages.success(request, _("Army restored."))
     return _go(request, _army_url(army))
 
 
@@ -331,7 +329,6 @@ def army_import(request: HttpRequest) -> HttpResponse:
                     "file", _("This file was refused: nothing was imported.")
                 )
             else:
-                messages.success(request, _("Army imported."))
                 return _go(request, _army_url(army))
     context = _list_context(request, _owner(request), ArmyForm(), form, problems)
     return render(request, "battles/armies/list.html", context)
@@ -357,9 +354,6 @@ def card_create(request: HttpRequest) -> HttpResponse:
         except ArmyError as error:
             add_errors(form, error)
         else:
-            messages.success(
-                request, _("Card “%(name)s” created.") % {"name": card.name}
-            )
             if army is None:
                 return _go(request, reverse("armies"))
             query = {"q": card.name}
