@@ -95,6 +95,11 @@ def new_state(setup: Mapping[str, Any]) -> State:
         "finished": None,
     }
     labels: set[str] = set()
+    # Fighters are numbered per name across a side ("Guerrier 1".."Guerrier 6"
+    # for two cards of three), so a label names one fighter on the table.
+    per_name = {
+        side: _count_by_name(sides_in[side].get("cards") or []) for side in SIDES
+    }
     for side in SIDES:
         side_in = sides_in[side]
         cards = side_in.get("cards") or []
@@ -109,6 +114,7 @@ def new_state(setup: Mapping[str, Any]) -> State:
             "alliance": side_in.get("alliance") or None,
             "cards": [],
         }
+        numbered: dict[str, int] = {}
         for index, card in enumerate(cards, start=1):
             card_id = f"{side}{index}"
             name = str(card.get("name") or "").strip()
@@ -145,7 +151,10 @@ def new_state(setup: Mapping[str, Any]) -> State:
             state["sides"][side]["cards"].append(card_id)
             for number in range(1, count + 1):
                 fighter_id = f"{card_id}.{number}"
-                label = f"{name} {number}" if count > 1 else name
+                numbered[name] = numbered.get(name, 0) + 1
+                label = name
+                if per_name[side].get(name, 0) > 1:
+                    label = f"{name} {numbered[name]}"
                 if label in labels:
                     label = f"{label} ({side.upper()})"
                 labels.add(label)
@@ -161,6 +170,17 @@ def new_state(setup: Mapping[str, Any]) -> State:
                     "charged": False,
                 }
     return state
+
+
+def _count_by_name(cards: Iterable[Mapping[str, Any]]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for card in cards:
+        name = str(card.get("name") or "").strip()
+        fighters = card.get("fighters", 1)
+        counts[name] = counts.get(name, 0) + (
+            fighters if isinstance(fighters, int) else 1
+        )
+    return counts
 
 
 def copy_state(state: State) -> State:

@@ -1,0 +1,81 @@
+"""The rules' English identifiers in the player's language (terms as in the seeds)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+OUTCOMES = {
+    "none": _("no wound"),
+    "stunned": _("Stunned (Sonné)"),
+    "light": _("Light wound (Blessure légère)"),
+    "serious": _("Serious wound (Blessure grave)"),
+    "critical": _("Critical wound (Blessure critique)"),
+    "killed": _("Killed outright (Tué net)"),
+}
+LOCATIONS = {
+    "legs": _("legs"),
+    "arms": _("arms"),
+    "abdomen": _("abdomen"),
+    "thorax": _("thorax"),
+    "head": _("head"),
+}
+CONDITIONS = {
+    "none": _("unhurt"),
+    "light": _("light wound"),
+    "serious": _("serious wound"),
+    "critical": _("critical wound"),
+    "killed": _("killed"),
+}
+PHASES = {
+    "strategic": _("Strategic phase"),
+    "activation": _("Activation phase"),
+    "combat": _("Combat phase"),
+    "upkeep": _("Upkeep phase"),
+    "finished": _("Game over"),
+}
+PHASE_SECTIONS = {
+    "strategic": "IV-A",
+    "activation": "IV-B",
+    "combat": "IV-C",
+    "upkeep": "IV-D",
+    "finished": "",
+}
+ACTIONS = {
+    "charge": _("Charge"),
+    "engagement": _("Engagement"),
+    "run": _("Run (Course)"),
+    "covered_move": _("Covered move (Déplacement à couvert)"),
+    "walk": _("Walk (Marche)"),
+    "shoot": _("Shoot (Tir)"),
+    "mystic": _("Mystic action"),
+    "disengage": _("Disengage"),
+}
+DRAW_ACTIONS = {
+    "draw": _("Draw the top card"),
+    "reserve": _("Put the top card in reserve"),
+    "play_reserve": _("Play the reserve"),
+    "play_reserve_and_top": _("Play the reserve and the top card"),
+    "refuse": _("Use a refusal"),
+}
+SIDES = {"a": pgettext_lazy("side", "Side A"), "b": pgettext_lazy("side", "Side B")}
+
+
+def outcome_word(outcome: str) -> str:
+    return str(OUTCOMES.get(outcome, outcome))
+
+
+def location_word(location: str) -> str:
+    return str(LOCATIONS.get(location, location))
+
+
+def phase_word(phase: str) -> str:
+    return str(PHASES.get(phase, phase))
+
+
+def action_word(action: str) -> str:
+    return str(ACTIONS.get(action, action))
+
+
+def side_word(side: str | None) -> str:
+    return str(SIDES.get(side or "", side or ""))
