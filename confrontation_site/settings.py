@@ -7,6 +7,8 @@ Zero configuration gives the embedded default: DEBUG on, a SQLite file under
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -103,6 +105,12 @@ if _database.get("ENGINE") == "django.db.backends.sqlite3":
             "PRAGMA foreign_keys=ON; PRAGMA busy_timeout=20000;"
         ),
     }
+    # Tests use a file too, not Django's shared in-memory database: that one
+    # serialises threads with table locks no busy timeout waits for, so the
+    # race tests (two phones writing at once) would test something else.
+    # One file per test run (the process id), so two runs never share one.
+    _test_file = Path(tempfile.gettempdir()) / f"confrontation-test-{os.getpid()}.db"
+    _database["TEST"] = {"NAME": str(_test_file)}
 elif _database.get("ENGINE") == "django.db.backends.postgresql":
     _database.setdefault("OPTIONS", {})
     _database["CONN_HEALTH_CHECKS"] = True
@@ -160,6 +168,19 @@ CACHES = {
 LIVE_BUS = env_str("LIVE_BUS", "memory")
 if LIVE_BUS not in ("memory", "postgres", "redis"):
     fail("LIVE_BUS must be memory, postgres or redis.")
+if LIVE_BUS == "postgres" and _database["ENGINE"] != "django.db.backends.postgresql":
+    fail("LIVE_BUS=postgres needs a postgres:// DATABASE_URL.")
+if LIVE_BUS == "redis" and not REDIS_URL:
+    fail("LIVE_BUS=redis needs REDIS_URL.")
+# The channel every process of this site listens on (one per app/site).
+LIVE_CHANNEL = env_str("LIVE_CHANNEL", "confrontation_live")
+# A comment line on every open stream this often, so proxies keep it open.
+LIVE_HEARTBEAT_SECONDS = env_int("LIVE_HEARTBEAT_SECONDS", 15)
+# A stream ends after this long; the browser reconnects with Last-Event-ID
+# (lets a server restart or a deployment finish without hanging on streams).
+LIVE_STREAM_MAX_SECONDS = env_int("LIVE_STREAM_MAX_SECONDS", 300)
+# How long a share link (opponent or spectator) stays valid.
+JOIN_LINK_DAYS = env_int("JOIN_LINK_DAYS", 7)
 
 # --- Security -------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True

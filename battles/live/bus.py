@@ -1,35 +1,72 @@
 """The bus that carries "game G is at version N" to the event streams.
 
-The in-process bus serves the embedded default (one server process). A club
-server with several processes sets ``LIVE_BUS`` to ``postgres`` or ``redis``.
+Three backends, chosen by ``settings.LIVE_BUS`` (DESIGN: "Live updates"):
+
+- ``memory``: subscribers in this process only (the embedded default, one
+  server process);
+- ``postgres``: PostgreSQL ``LISTEN``/``NOTIFY`` on ``settings.LIVE_CHANNEL``,
+  payload ``"game_id:version"``; every server process listens on one
+  connection of its own and fans the news out to its streams;
+- ``redis``: Redis pub/sub on the same channel name, at ``REDIS_URL``.
+
+The bus says only "events up to N exist"; it never carries state. A message
+can be lost (a listener reconnecting, a process dying between commit and
+publish); the streams therefore also look at the log on every heartbeat, so
+a lost message delays a phone by one heartbeat at most and loses nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import threading
 from collections import defaultdict
+from typing import Any
 
 from django.conf import settings
+from django.db import connections
+
+logger = logging.getLogger(__name__)
+
+# Put in every queue of a process when its listener (re)connects: messages
+# may have been missed meanwhile, so each stream looks at the log.
+RESYNC = -1
+RECONNECT_DELAY_SECONDS = 1.0
+READY_TIMEOUT_SECONDS = 5.0
+
+
+def encode(game_id: int, version: int) -> str:
+    return f"{game_id}:{version}"
+
+
+def decode(payload: str | bytes) -> tuple[int, int] | None:
+    """``(game_id, version)`` from ``"game_id:version"``; None if malformed."""
+    if isinstance(payload, bytes):
+        payload = payload.decode("ascii", "replace")
+    game_id, _, version = payload.partition(":")
+    try:
+        return int(game_id), int(version)
+    except ValueError:
+        return None
 
 
 class MemoryBus:
-    """Subscribers in this process only: asyncio queues per game."""
+    """Subscribers in this process: one asyncio queue per open stream.
+
+    ``publish`` may be called from any thread (``transaction.on_commit`` runs
+    in the thread of the sync view); each queue is fed in its own loop.
+    """
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._subscribers: dict[
             int, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue]]
-        ]
-        self._subscribers = defaultdict(set)
+        ] = defaultdict(set)
 
-    def publish(self, game_id: int, version: int) -> None:
-        with self._lock:
-            targets = list(self._subscribers.get(game_id, ()))
-        for loop, queue in targets:
-            loop.call_soon_threadsafe(queue.put_nowait, version)
-
-    def subscribe(self, game_id: int) -> asyncio.Queue:
+    # -- the streams' side ------------------------------------------------------
+    async def subscribe(self, game_id: int) -> asyncio.Queue:
+        """A queue that receives every version announced for ``game_id``."""
         queue: asyncio.Queue = asyncio.Queue()
         with self._lock:
             self._subscribers[game_id].add((asyncio.get_running_loop(), queue))
@@ -37,23 +74,228 @@ class MemoryBus:
 
     def unsubscribe(self, game_id: int, queue: asyncio.Queue) -> None:
         with self._lock:
-            self._subscribers[game_id] = {
-                item for item in self._subscribers[game_id] if item[1] is not queue
+            remaining = {
+                item
+                for item in self._subscribers.get(game_id, ())
+                if item[1] is not queue
             }
+            if remaining:
+                self._subscribers[game_id] = remaining
+            else:
+                self._subscribers.pop(game_id, None)
 
+    def subscriber_count(self) -> int:
+        with self._lock:
+            return sum(len(queues) for queues in self._subscribers.values())
+
+    # -- the publishers' side ---------------------------------------------------
+    def publish(self, game_id: int, version: int) -> None:
+        self.deliver(game_id, version)
+
+    def deliver(self, game_id: int, version: int) -> None:
+        """Hand ``version`` to every stream of ``game_id`` in this process."""
+        with self._lock:
+            targets = list(self._subscribers.get(game_id, ()))
+        for loop, queue in targets:
+            with contextlib.suppress(RuntimeError):  # that loop is closed
+                loop.call_soon_threadsafe(queue.put_nowait, version)
+
+    def deliver_to_all(self, version: int, loop: asyncio.AbstractEventLoop) -> None:
+        with self._lock:
+            targets = [
+                queue
+                for queues in self._subscribers.values()
+                for queue_loop, queue in queues
+                if queue_loop is loop
+            ]
+        for queue in targets:
+            queue.put_nowait(version)
+
+
+class _Listener:
+    """One listening connection per event loop, shared by its streams."""
+
+    def __init__(self) -> None:
+        self.ready = asyncio.Event()
+        self.subscribers = 0
+        self.task: asyncio.Task | None = None
+
+
+class ListeningBus(MemoryBus):
+    """A bus whose news come from another engine, through one connection per
+    process (per event loop) that a background task keeps listening."""
+
+    name = "listening"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._listeners: dict[asyncio.AbstractEventLoop, _Listener] = {}
+
+    async def subscribe(self, game_id: int) -> asyncio.Queue:
+        queue = await super().subscribe(game_id)
+        loop = asyncio.get_running_loop()
+        listener = self._listeners.get(loop)
+        if listener is None or listener.task is None or listener.task.done():
+            listener = _Listener()
+            self._listeners[loop] = listener
+            listener.task = loop.create_task(self._run(listener, loop))
+        listener.subscribers += 1
+        # Wait until the connection listens, so nothing published after the
+        # stream's first look at the log can slip by unheard.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(listener.ready.wait(), READY_TIMEOUT_SECONDS)
+        return queue
+
+    def unsubscribe(self, game_id: int, queue: asyncio.Queue) -> None:
+        super().unsubscribe(game_id, queue)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        listener = self._listeners.get(loop)
+        if listener is None:
+            return
+        listener.subscribers -= 1
+        if listener.subscribers <= 0 and listener.task is not None:
+            # Nobody watches in this process: hang up until the next stream.
+            listener.task.cancel()
+            self._listeners.pop(loop, None)
+
+    async def _run(self, listener: _Listener, loop: asyncio.AbstractEventLoop):
+        first = True
+        while True:
+            try:
+                async for payload in self.listen(listener.ready):
+                    decoded = decode(payload)
+                    if decoded is not None:
+                        self.deliver(*decoded)
+                raise ConnectionError("the listening connection ended")
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # keep listening, and say why
+                listener.ready.clear()
+                logger.warning(
+                    "live bus %s: %s; reconnecting in %ss",
+                    self.name,
+                    error,
+                    RECONNECT_DELAY_SECONDS,
+                )
+                if not first:
+                    self.deliver_to_all(RESYNC, loop)
+                await asyncio.sleep(RECONNECT_DELAY_SECONDS)
+            first = False
+
+    async def listen(self, ready: asyncio.Event):  # pragma: no cover - abstract
+        raise NotImplementedError
+        yield
+
+
+class PostgresBus(ListeningBus):
+    """PostgreSQL LISTEN/NOTIFY: the database the app already uses."""
+
+    name = "postgres"
+
+    def publish(self, game_id: int, version: int) -> None:
+        # Called after commit (autocommit): NOTIFY is delivered at once.
+        with connections["default"].cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_notify(%s, %s)",
+                [settings.LIVE_CHANNEL, encode(game_id, version)],
+            )
+
+    def connection_kwargs(self) -> dict[str, Any]:
+        database = connections["default"].settings_dict
+        kwargs = {
+            "dbname": database["NAME"],
+            "user": database.get("USER") or None,
+            "password": database.get("PASSWORD") or None,
+            "host": database.get("HOST") or None,
+            "port": database.get("PORT") or None,
+        }
+        return {key: value for key, value in kwargs.items() if value is not None}
+
+    async def listen(self, ready: asyncio.Event):
+        import psycopg
+        from psycopg import sql
+
+        connection = await psycopg.AsyncConnection.connect(
+            autocommit=True, **self.connection_kwargs()
+        )
+        try:
+            await connection.execute(
+                sql.SQL("LISTEN {}").format(sql.Identifier(settings.LIVE_CHANNEL))
+            )
+            ready.set()
+            async for notify in connection.notifies():
+                yield notify.payload
+        finally:
+            await connection.close()
+
+
+class RedisBus(ListeningBus):
+    """Redis pub/sub at ``REDIS_URL``."""
+
+    name = "redis"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._client = None
+        self._client_lock = threading.Lock()
+
+    def publish(self, game_id: int, version: int) -> None:
+        import redis
+
+        with self._client_lock:
+            if self._client is None:
+                self._client = redis.Redis.from_url(
+                    settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2
+                )
+        self._client.publish(settings.LIVE_CHANNEL, encode(game_id, version))
+
+    async def listen(self, ready: asyncio.Event):
+        import redis.asyncio as redis_asyncio
+
+        client = redis_asyncio.Redis.from_url(settings.REDIS_URL)
+        pubsub = client.pubsub(ignore_subscribe_messages=True)
+        try:
+            await pubsub.subscribe(settings.LIVE_CHANNEL)
+            ready.set()
+            while True:
+                message = await pubsub.get_message(timeout=None)
+                if message is not None and message["type"] == "message":
+                    yield message["data"]
+        finally:
+            await pubsub.aclose()
+            await client.aclose()
+
+
+BUSES: dict[str, type[MemoryBus]] = {
+    "memory": MemoryBus,
+    "postgres": PostgresBus,
+    "redis": RedisBus,
+}
 
 _bus: MemoryBus | None = None
+_bus_lock = threading.Lock()
 
 
 def get_bus() -> MemoryBus:
+    """This process's bus, of the kind ``settings.LIVE_BUS`` names."""
     global _bus
-    if _bus is None:
-        if settings.LIVE_BUS != "memory":
-            raise NotImplementedError(settings.LIVE_BUS)
-        _bus = MemoryBus()
-    return _bus
+    with _bus_lock:
+        if _bus is None or BUSES[settings.LIVE_BUS] is not type(_bus):
+            _bus = BUSES[settings.LIVE_BUS]()
+        return _bus
 
 
 def announce(game_id: int, version: int) -> None:
-    """Tell every stream of ``game_id`` that events up to ``version`` exist."""
-    get_bus().publish(game_id, version)
+    """Tell every stream of ``game_id`` that events up to ``version`` exist.
+
+    Called in ``transaction.on_commit``: the action is already saved, so a
+    bus that fails must not turn it into an error for the player. It is
+    logged; the streams find the news in the log at their next heartbeat.
+    """
+    try:
+        get_bus().publish(game_id, version)
+    except Exception:  # the action is committed: never fail it
+        logger.exception("live bus: could not announce game %s v%s", game_id, version)

@@ -1,5 +1,6 @@
 """The battles app's models, one module per area; import them from here."""
 
+from battles.models.agreement import ResultAgreement, Verdict  # noqa: F401
 from battles.models.armies import (  # noqa: F401
     Army,
     ArmyCard,

@@ -1,0 +1,99 @@
+"""Helpers for the shared-game tests: a demo game, the bot playing it, SSE."""
+
+from __future__ import annotations
+
+import random
+import socket
+from dataclasses import dataclass
+
+from battles.models.armies import Army, Owner
+from battles.models.games import Game, GameSeat, SeatRole
+from tests.support.game_bot import next_command
+
+OWNER = Owner(guest_key="guest-key-of-the-owner")
+OPPONENT = Owner(guest_key="guest-key-of-the-opponent")
+SPECTATOR = Owner(guest_key="guest-key-of-a-spectator")
+OUTSIDER = Owner(guest_key="guest-key-of-an-outsider")
+
+
+def demo_armies() -> tuple[Army, Army]:
+    from battles.demo import load_demo
+
+    if not Army.objects.demo().exists():
+        load_demo()
+    first, second = Army.objects.demo().order_by("pk")[:2]
+    return first, second
+
+
+def new_game(owner: Owner = OWNER, **options) -> Game:
+    """A game of the two first demo armies, side A held by ``owner``."""
+    from battles.services.games import create_game
+
+    army_a, army_b = demo_armies()
+    return create_game(owner=owner, army_a=army_a, army_b=army_b, **options)
+
+
+def seat(game: Game, owner: Owner, role: str) -> GameSeat:
+    return GameSeat.objects.create(
+        game=game, role=role, user_id=owner.user_id, guest_key=owner.guest_key
+    )
+
+
+def two_phone_game(**options) -> Game:
+    """Side A for OWNER, side B for OPPONENT, SPECTATOR watching."""
+    game = new_game(**options)
+    seat(game, OPPONENT, SeatRole.SIDE_B)
+    seat(game, SPECTATOR, SeatRole.SPECTATOR)
+    return game
+
+
+def play(game: Game, actions: int, seed: int = 1) -> list[int]:
+    """``actions`` bot actions through ``perform_action``; the versions after each."""
+    from battles.services.games import perform_action
+
+    rng = random.Random(seed)
+    versions = []
+    for _ in range(actions):
+        game.refresh_from_db()
+        side, command = next_command(game.state, rng)
+        result = perform_action(game, side, command)
+        versions.append(result.game.version)
+    return versions
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass
+class SSEMessage:
+    id: str | None = None
+    event: str = "message"
+    data: str = ""
+
+
+def parse_sse(text: str) -> tuple[list[SSEMessage], list[str], str]:
+    """Complete messages, comment lines, and the unfinished rest of ``text``."""
+    messages: list[SSEMessage] = []
+    comments: list[str] = []
+    *blocks, rest = text.split("\n\n")
+    for block in blocks:
+        message = SSEMessage()
+        fields = False
+        for line in block.split("\n"):
+            if line.startswith(":"):
+                comments.append(line[1:].strip())
+                continue
+            name, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if name == "id":
+                message.id, fields = value, True
+            elif name == "event":
+                message.event, fields = value, True
+            elif name == "data":
+                message.data, fields = value, True
+        if fields and message.data:
+            messages.append(message)
+    return messages, comments, rest
