@@ -104,7 +104,9 @@ def _library(request: HttpRequest, army: Army, query: str, allies: bool):
     return list(cards.order_by("people__name", "name")[:LIBRARY_LIMIT])
 
 
-def _army_context(request: HttpRequest, army: Army, **extra) -> dict:
+def _army_context(
+    request: HttpRequest, army: Army, *, with_library: bool = True
+) -> dict:
     owner = _owner(request)
     editable = not army.is_shared and owner.is_anyone
     query = (request.GET.get("q") or "").strip()[:80]
@@ -114,10 +116,11 @@ def _army_context(request: HttpRequest, army: Army, **extra) -> dict:
         "editable": editable,
         "query": query,
         "allies": allies,
-        "library": _library(request, army, query, allies) if editable else [],
+        "library": (
+            _library(request, army, query, allies) if editable and with_library else []
+        ),
         "card_error": "",
     }
-    context.update(extra)
     return context
 
 
@@ -193,7 +196,7 @@ def army_create(request: HttpRequest) -> HttpResponse:
 @vary_on_headers("HX-Request")
 def army_detail(request: HttpRequest, army_id: int) -> HttpResponse:
     army = _get_army_for_reader(request, army_id)
-    context = _army_context(request, army)
+    context = _army_context(request, army, with_library=not request.htmx)
     if request.htmx:
         return render(request, "battles/armies/army.html#cards", context)
     return render(request, "battles/armies/army.html", context)
