@@ -23,6 +23,7 @@ from battles.presenters.words import (
     OUTCOMES,
     PHASE_SECTIONS,
     action_word,
+    pending_title,
     phase_word,
     side_word,
 )
@@ -135,6 +136,10 @@ def expected_side(state: Mapping[str, Any]) -> str | None:
     return None
 
 
+def _labels(state: Mapping[str, Any]) -> dict[str, str]:
+    return {f: data["label"] for f, data in state["fighters"].items()}
+
+
 def _roll_panel(state: Mapping[str, Any], pending: Mapping[str, Any]) -> Panel:
     kind = pending["kind"]
     data: dict[str, Any] = {"pending": pending, "faces_needed": 1}
@@ -169,7 +174,7 @@ def _roll_panel(state: Mapping[str, Any], pending: Mapping[str, Any]) -> Panel:
     return Panel(
         "roll",
         side=pending.get("side"),
-        title=pending["label"],
+        title=pending_title(pending, _labels(state)),
         section=pending.get("section", ""),
         data=data,
     )
@@ -188,7 +193,7 @@ def _six_panel(state: Mapping[str, Any], pending: Mapping[str, Any]) -> Panel:
     return Panel(
         "six",
         side=who_decides(pending),
-        title=pending["label"],
+        title=pending_title(pending, _labels(state)),
         section="II-A-1",
         data={
             "faces": shown,
@@ -500,7 +505,7 @@ def build_panel(
             panel = Panel(
                 "parry",
                 side=pending["side"],
-                title=pending["label"],
+                title=pending_title(pending, _labels(state)),
                 section="IV-C",
                 data={
                     "odds": percent(pending["parry_odds"]),

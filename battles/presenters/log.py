@@ -18,6 +18,7 @@ from battles.presenters.words import (
     action_word,
     location_word,
     outcome_word,
+    pending_title,
     phase_word,
     side_word,
 )
@@ -46,7 +47,9 @@ def _names(labels: Iterable[str]) -> str:
 
 
 def _describe(
-    event: Mapping[str, Any], viewer_sides: Sequence[str]
+    event: Mapping[str, Any],
+    viewer_sides: Sequence[str],
+    labels: Mapping[str, str],
 ) -> tuple[str, str] | None:
     """(text, section) for an event, or None for bookkeeping events."""
     kind = event["kind"]
@@ -78,7 +81,7 @@ def _describe(
             return text % {"side": who, "faces": _faces(p["faces"])}, "II-A-1"
         return (
             _("Roll for %(what)s: %(faces)s.")
-            % {"what": pending["label"], "faces": _faces(p["faces"])},
+            % {"what": pending_title(pending, labels), "faces": _faces(p["faces"])},
             pending.get("section", ""),
         )
     if kind == "tactics_won":
@@ -147,7 +150,7 @@ def _describe(
         return _("%(fighter)s: %(action)s.") % values, "IV-B-2"
     if kind == "test_resolved":
         values = {
-            "what": p["label"],
+            "what": pending_title(p, labels),
             "final": p["final"],
             "difficulty": p["difficulty"],
             "natural": p["natural"],
@@ -221,7 +224,7 @@ def _describe(
             return (
                 _("%(what)s: ATT %(value)s against %(difficulty)s.")
                 % {
-                    "what": pending["label"],
+                    "what": pending_title(pending, labels),
                     "value": pending["value"],
                     "difficulty": pending["difficulty"],
                 },
@@ -231,7 +234,7 @@ def _describe(
             return (
                 _("%(what)s: DEF %(value)s against %(difficulty)s.")
                 % {
-                    "what": pending["label"],
+                    "what": pending_title(pending, labels),
                     "value": pending["value"],
                     "difficulty": pending["difficulty"],
                 },
@@ -243,7 +246,10 @@ def _describe(
         if pending.get("purpose") == "disengage":
             return (
                 _("%(what)s: difficulty %(difficulty)s.")
-                % {"what": pending["label"], "difficulty": pending["difficulty"]},
+                % {
+                    "what": pending_title(pending, labels),
+                    "difficulty": pending["difficulty"],
+                },
                 "Désengagement",
             )
         if pending.get("purpose") == "shot":
@@ -294,6 +300,10 @@ def log_lines(
     """Every event worth a line, oldest first, with its turn and phase."""
     undone = undone_actions(events)
     disputed_seqs = set(disputed)
+    labels: dict[str, str] = {}
+    if events and events[0]["kind"] == "game_started":
+        fighters = events[0]["payload"]["state"]["fighters"]
+        labels = {f: data["label"] for f, data in fighters.items()}
     lines = []
     turn, phase = 1, "strategic"
     for event in events:
@@ -302,7 +312,7 @@ def log_lines(
             turn, phase = payload["turn"], "strategic"
         elif event["kind"] == "step_changed" and "phase" in payload:
             phase = payload["phase"]
-        described = _describe(event, viewer_sides)
+        described = _describe(event, viewer_sides, labels)
         if not described or not described[0]:
             continue
         text, section = described

@@ -79,3 +79,47 @@ def action_word(action: str) -> str:
 
 def side_word(side: str | None) -> str:
     return str(SIDES.get(side or "", side or ""))
+
+
+def pending_title(pending: dict, labels: dict[str, str]) -> str:
+    """What a pending roll or choice is about, in the player's language."""
+    from django.utils.translation import gettext
+
+    purpose = pending.get("purpose")
+    context = pending.get("context") or {}
+
+    def name(key: str) -> str:
+        return labels.get(context.get(key, ""), context.get(key, ""))
+
+    if purpose == "tactics":
+        return gettext("Tactics roll")
+    if purpose == "shot":
+        return gettext("%(shooter)s shoots %(target)s") % {
+            "shooter": name("fighter"),
+            "target": name("target"),
+        }
+    if purpose == "disengage":
+        return gettext("%(fighter)s disengages (%(method)s)") % {
+            "fighter": name("fighter"),
+            "method": context.get("method", ""),
+        }
+    if purpose == "attack":
+        return gettext("%(attacker)s attacks %(target)s") % {
+            "attacker": name("attacker"),
+            "target": name("target"),
+        }
+    if purpose == "parry":
+        if pending.get("kind") == "choice":
+            return gettext("%(target)s may parry") % {"target": name("target")}
+        return gettext("%(target)s parries") % {"target": name("target")}
+    if purpose == "wound":
+        return gettext("Wound roll on %(target)s") % {"target": name("target")}
+    if purpose == "split":
+        return gettext("Split roll (shot into a melee)")
+    if purpose == "form_combats":
+        return gettext("The Tactics winner splits the melees into combats")
+    if purpose == "choose_combat":
+        return gettext("%(side)s picks the next combat") % {
+            "side": side_word(pending.get("side"))
+        }
+    return str(pending.get("label", ""))

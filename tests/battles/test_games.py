@@ -1,0 +1,399 @@
+"""Games through the services and the views: set-up, actions, privacy, bad input."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+from battles.models import Army, Game, GameEvent, GameSeat
+from battles.models.armies import Owner
+from battles.services import games as services
+from rules.errors import IllegalAction
+from tests.support.game_bot import next_command
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo_armies():
+    call_command("load_demo", verbosity=0)
+    armies = list(Army.objects.filter(is_demo=True).order_by("name"))
+    assert len(armies) >= 2
+    return armies[0], armies[1]
+
+
+def guest(client: Client, key: str) -> Owner:
+    session = client.session
+    session["guest_key"] = key
+    session.save()
+    return Owner(guest_key=key)
+
+
+@pytest.fixture
+def owner_client(client):
+    guest(client, "owner-key")
+    return client
+
+
+@pytest.fixture
+def opponent_client():
+    other = Client()
+    guest(other, "opponent-key")
+    return other
+
+
+@pytest.fixture
+def game(demo_armies, owner_client, opponent_client):
+    army_a, army_b = demo_armies
+    game = services.create_game(
+        owner=Owner(guest_key="owner-key"),
+        army_a=army_a,
+        army_b=army_b,
+        turns=6,
+        player_a="Anne",
+        player_b="Bruno",
+    )
+    GameSeat.objects.create(game=game, role="b", guest_key="opponent-key")
+    return game
+
+
+def act(client, game, **data):
+    game.refresh_from_db()
+    data.setdefault("version", game.version)
+    return client.post(f"/games/{game.public_id}/act", data, HTTP_HX_REQUEST="true")
+
+
+def to_activation(game):
+    for side in ("a", "b"):
+        cards = game.state["sides"][side]["cards"]
+        services.perform_action(game, side, {"type": "set_sequence", "order": cards})
+        game.refresh_from_db()
+    for side in ("a", "b"):
+        fighter = next(
+            f
+            for f, data in game.state["fighters"].items()
+            if data["side"] == side
+            and game.state["cards"][data["card"]]["profile"]["DIS"]
+        )
+        services.perform_action(
+            game, side, {"type": "choose_tactics_fighter", "fighter": fighter}
+        )
+        game.refresh_from_db()
+    services.perform_action(game, "a", {"type": "roll"}, faces=[6, 1, 4])
+    game.refresh_from_db()
+    if game.state["step"] != "first_choice":
+        services.perform_action(game, "a", {"type": "keep"})
+        game.refresh_from_db()
+    winner = game.state["tactics"]["winner"]
+    services.perform_action(game, winner, {"type": "choose_first", "first": "a"})
+    game.refresh_from_db()
+    return game
+
+
+def test_creating_a_game_makes_me_side_a(owner_client, demo_armies):
+    army_a, army_b = demo_armies
+    response = owner_client.post(
+        "/games/new/",
+        {
+            "army_a": army_a.pk,
+            "army_b": army_b.pk,
+            "turns": 4,
+            "mode": "two_phones",
+            "dice_mode": "app",
+        },
+    )
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.state["turns"] == 4
+    assert list(game.seats.values_list("role", "guest_key")) == [("a", "owner-key")]
+    assert GameEvent.objects.filter(game=game).count() == 1
+    assert len(game.dice_seed_hash) == 64
+
+
+def test_a_bad_setup_is_refused_and_saves_nothing(owner_client, demo_armies):
+    army_a, _ = demo_armies
+    response = owner_client.post(
+        "/games/new/",
+        {"army_a": army_a.pk, "army_b": 99999, "turns": 0, "mode": "x"},
+    )
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "errorlist" in body
+    assert Game.objects.count() == 0
+
+
+def test_the_game_page_is_full_and_the_board_a_fragment(owner_client, game):
+    page = owner_client.get(f"/games/{game.public_id}/")
+    assert page.status_code == 200 and "<html" in page.content.decode()
+    fragment = owner_client.get(f"/games/{game.public_id}/", HTTP_HX_REQUEST="true")
+    assert "<html" not in fragment.content.decode()
+    assert "HX-Request" in fragment["Vary"]
+    board = owner_client.get(f"/games/{game.public_id}/board")
+    assert board["X-Game-Version"] == str(game.version)
+    assert "<html" not in board.content.decode()
+
+
+@pytest.mark.parametrize("path", ["/", "/board", "/log", "/verify"])
+def test_an_outsider_sees_nothing_of_a_game(game, path):
+    outsider = Client()
+    guest(outsider, "outsider-key")
+    response = outsider.get(f"/games/{game.public_id}{path}")
+    assert response.status_code == 404
+
+
+def test_an_outsider_cannot_act(game):
+    outsider = Client()
+    guest(outsider, "outsider-key")
+    response = act(outsider, game, type="set_sequence", side="a")
+    assert response.status_code == 404
+
+
+def test_a_phone_cannot_act_for_the_other_side(game, opponent_client):
+    cards = game.state["sides"]["a"]["cards"]
+    response = act(opponent_client, game, type="set_sequence", side="a", order=cards)
+    assert response.status_code == 403
+    game.refresh_from_db()
+    assert game.state["sequences"]["a"] is None
+    assert game.version == 1
+
+
+def test_a_stale_tap_is_refused_and_changes_nothing(game, owner_client):
+    cards = game.state["sides"]["a"]["cards"]
+    response = act(
+        owner_client, game, type="set_sequence", side="a", order=cards, version=0
+    )
+    assert response.status_code == 200
+    assert "moved on" in response.content.decode()
+    game.refresh_from_db()
+    assert game.version == 1
+
+
+def test_a_double_tap_applies_once(game, owner_client):
+    cards = game.state["sides"]["a"]["cards"]
+    data = {"type": "set_sequence", "side": "a", "order": cards, "tap": "tap-1"}
+    first = act(owner_client, game, **data)
+    second = owner_client.post(
+        f"/games/{game.public_id}/act", {**data, "version": 1}, HTTP_HX_REQUEST="true"
+    )
+    assert first.status_code == second.status_code == 200
+    game.refresh_from_db()
+    assert game.events.filter(kind="sequence_set").count() == 1
+
+
+def test_the_same_tap_key_with_another_action_is_refused(game):
+    cards = game.state["sides"]["a"]["cards"]
+    services.perform_action(
+        game, "a", {"type": "set_sequence", "order": cards}, idempotency_key="k"
+    )
+    with pytest.raises(services.KeyReused):
+        services.perform_action(
+            game,
+            "a",
+            {"type": "set_sequence", "order": list(reversed(cards))},
+            idempotency_key="k",
+        )
+
+
+def test_an_action_out_of_phase_gets_a_clear_message(game, owner_client):
+    response = act(owner_client, game, type="draw", side="a", action="draw")
+    assert response.status_code == 200
+    assert "message-error" in response.content.decode()
+    game.refresh_from_db()
+    assert game.version == 1
+
+
+@pytest.mark.parametrize("faces", ["7", "0 3", "abc", "1" * 30])
+def test_faces_outside_1_to_6_are_refused(game, owner_client, faces):
+    game = to_activation(game)
+    version = game.version
+    response = act(owner_client, game, type="roll", side="a", faces=faces)
+    assert response.status_code == 200
+    assert "message-error" in response.content.decode() or "field-error" in (
+        response.content.decode()
+    )
+    game.refresh_from_db()
+    assert game.version == version
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"type": "nonsense"},
+        {"type": "shoot", "fighter": "a1.1", "target": "b1.1", "distance_cm": "far"},
+        {"type": "choose_combat", "combat": "-1"},
+        {"type": "set_combat_dice", "fighter": "a1.1", "attack": "99", "defence": "1"},
+        {"type": "declare", "fighter": "x" * 500, "action": "walk"},
+    ],
+)
+def test_a_tampered_tap_gets_a_message_never_a_500(game, owner_client, data):
+    response = act(owner_client, game, side="a", **data)
+    assert response.status_code == 200
+    assert "message-error" in response.content.decode()
+    game.refresh_from_db()
+    assert game.version == 1
+
+
+def test_an_eliminated_fighter_cannot_act(game):
+    game = to_activation(game)
+    fighter = game.state["sides"]["a"]["cards"][0] + ".1"
+    state = game.state
+    state["fighters"][fighter]["eliminated"] = True
+    with pytest.raises(IllegalAction, match="eliminated"):
+        from rules.dice import ScriptedDice
+        from rules.game import decide
+
+        decide(
+            state,
+            "a",
+            {"type": "shoot", "fighter": fighter, "target": "b1.1", "distance_cm": 5},
+            ScriptedDice([]),
+        )
+
+
+def test_the_opponent_never_sees_my_sequence_or_my_reserve(
+    game, owner_client, opponent_client
+):
+    cards = game.state["sides"]["a"]["cards"]
+    order = list(reversed(cards))
+    names = [game.state["cards"][c]["name"] for c in order]
+    owner_client.post(
+        f"/games/{game.public_id}/sequence",
+        {"card": order[0], "direction": "up"},
+        HTTP_HX_REQUEST="true",
+    )
+    services.perform_action(game, "a", {"type": "set_sequence", "order": order})
+    opponent_board = opponent_client.get(f"/games/{game.public_id}/board").content
+    for card in cards:  # A's card ids appear only in A's own sequence form
+        assert f'value="{card}"'.encode() not in opponent_board
+    own_board = owner_client.get(f"/games/{game.public_id}/board").content.decode()
+    assert "Your sequence is set" in own_board
+    assert names
+    game = to_activation_after_sequences(game)
+    services.perform_action(game, "a", {"type": "draw", "action": "reserve"})
+    game.refresh_from_db()
+    reserved = game.state["draw"]["reserved"]["a"]
+    reserved_name = game.state["cards"][reserved]["name"]
+    mine = owner_client.get(f"/games/{game.public_id}/board").content.decode()
+    theirs = opponent_client.get(f"/games/{game.public_id}/board").content.decode()
+    assert f"<td>{reserved_name}</td>" in mine
+    assert f"<td>{reserved_name}</td>" not in theirs
+    assert "1 card" in theirs or "1 carte" in theirs
+
+
+def to_activation_after_sequences(game):
+    game.refresh_from_db()
+    if game.state["sequences"]["b"] is None:
+        services.perform_action(
+            game,
+            "b",
+            {"type": "set_sequence", "order": game.state["sides"]["b"]["cards"]},
+        )
+        game.refresh_from_db()
+    return to_activation_rest(game)
+
+
+def to_activation_rest(game):
+    for side in ("a", "b"):
+        fighter = next(
+            f
+            for f, data in game.state["fighters"].items()
+            if data["side"] == side
+            and game.state["cards"][data["card"]]["profile"]["DIS"]
+        )
+        services.perform_action(
+            game, side, {"type": "choose_tactics_fighter", "fighter": fighter}
+        )
+        game.refresh_from_db()
+    while game.state["step"] == "tactics":
+        pending = game.state["pending"]
+        command = {"type": "keep"} if pending.get("roll") else {"type": "roll"}
+        from rules.game import who_decides
+
+        side = who_decides(pending) or "a"
+        services.perform_action(game, side, command)
+        game.refresh_from_db()
+    winner = game.state["tactics"]["winner"]
+    services.perform_action(game, winner, {"type": "choose_first", "first": "a"})
+    game.refresh_from_db()
+    return game
+
+
+def test_undo_from_the_page_reverts_my_last_action(game, owner_client):
+    cards = game.state["sides"]["a"]["cards"]
+    services.perform_action(game, "a", {"type": "set_sequence", "order": cards})
+    game.refresh_from_db()
+    response = owner_client.post(
+        f"/games/{game.public_id}/undo",
+        {"version": game.version, "side": "a", "tap": "u1"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.state["sequences"]["a"] is None
+    assert game.events.filter(kind="undone").count() == 1
+    assert game.events.count() == 3  # started, sequence, undone: nothing deleted
+
+
+def test_the_log_reads_like_the_rules(game, owner_client):
+    game = to_activation(game)
+    log = owner_client.get(f"/games/{game.public_id}/log").content.decode()
+    assert "(IV-A-2)" in log
+    assert "(IV-A-1)" in log
+
+
+def play_to_the_end(game: Game, seed: int, actions: int = 6000) -> Game:
+    rng = random.Random(seed)
+    for _ in range(actions):
+        game.refresh_from_db()
+        if game.state["phase"] == "finished":
+            break
+        side, command = next_command(game.state, rng)
+        services.perform_action(
+            game,
+            side,
+            command,
+            expected_version=game.version,
+            idempotency_key=f"bot-{game.version}",
+        )
+    game.refresh_from_db()
+    return game
+
+
+def test_a_full_six_turn_game_through_the_services_replays_exactly(game):
+    game = play_to_the_end(game, seed=3)
+    assert game.state["phase"] == "finished"
+    assert game.finished_at is not None
+    assert services.replayed_state(game) == game.state
+    seqs = list(game.events.values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1))
+    checks = services.verify_dice(game)
+    assert checks and all(check.ok for check in checks)
+    summary = services.game_summary(game)
+    assert set(summary["sides"]) == {"a", "b"}
+
+
+def test_the_seed_is_revealed_only_at_the_end(game, owner_client):
+    page = owner_client.get(f"/games/{game.public_id}/verify").content.decode()
+    assert game.dice_seed not in page
+    assert game.dice_seed_hash in page
+    game = play_to_the_end(game, seed=5)
+    page = owner_client.get(f"/games/{game.public_id}/verify").content.decode()
+    assert game.dice_seed in page
+    assert "match the seed" in page
+
+
+def test_the_board_takes_a_fixed_number_of_queries(game, owner_client):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = play_to_the_end(game, seed=9, actions=20)
+    with CaptureQueriesContext(connection) as first:
+        owner_client.get(f"/games/{game.public_id}/board")
+    game = play_to_the_end(game, seed=9, actions=200)
+    assert game.state["phase"] != "finished"
+    with CaptureQueriesContext(connection) as later:
+        owner_client.get(f"/games/{game.public_id}/board")
+    assert len(later) == len(first)
