@@ -1,0 +1,125 @@
+"""Real server processes for the live tests: uvicorn on loopback, and
+``manage.py`` commands against the database those servers use.
+
+pytest-django's ``live_server`` is a threaded WSGI server: it cannot hold
+Server-Sent Events streams, and it is one process. These tests need uvicorn.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+# What the test process runs with must not leak into the servers.
+PRIVATE = {
+    "DATABASE_URL",
+    "DEBUG",
+    "SECRET_KEY",
+    "DJANGO_SETTINGS_MODULE",
+    "DJANGO_ALLOW_ASYNC_UNSAFE",
+    "LIVE_BUS",
+    "REDIS_URL",
+    "LIVE_CHANNEL",
+}
+
+
+def server_env(**settings: str) -> dict[str, str]:
+    env = {key: value for key, value in os.environ.items() if key not in PRIVATE}
+    env.update(DEBUG="true", PYTHONUNBUFFERED="1", **settings)
+    return env
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def reachable(host: str, port: int, timeout: float = 1.0) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def manage(*args: str, env: dict[str, str], timeout: float = 120) -> str:
+    """Run ``manage.py`` with ``env``; its stdout (fails loudly on error)."""
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    if result.returncode != 0:
+        raise AssertionError(f"manage.py {' '.join(args)}:\n{result.stderr}")
+    return result.stdout
+
+
+def shell_json(code: str, env: dict[str, str]) -> object:
+    """Run Python in ``manage.py shell`` and read the JSON it prints last."""
+    out = manage("shell", "-c", code, env=env)
+    return json.loads(out.strip().splitlines()[-1])
+
+
+@contextmanager
+def uvicorn(env: dict[str, str], *, ready_timeout: float = 30) -> Iterator[str]:
+    """A uvicorn process on a free loopback port; yields its base URL."""
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "confrontation_site.asgi:application",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--timeout-graceful-shutdown",
+            "1",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + ready_timeout
+        while True:
+            if process.poll() is not None:
+                raise AssertionError(f"uvicorn stopped: {process.stderr.read()}")
+            try:
+                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError("uvicorn did not answer in time")
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=5)
+        if process.stderr:
+            process.stderr.close()
