@@ -99,6 +99,68 @@ def page_problems() -> PageProblems:
     return PageProblems()
 
 
+class AsgiServer:
+    """uvicorn serving the project's ASGI app in a thread of the test process.
+
+    Django's ``live_server`` is a threaded WSGI server, which cannot hold the
+    game's event streams; this one can, and it shares the test database (the
+    connection settings pytest-django switched) and the in-process bus.
+    """
+
+    def __init__(self) -> None:
+        import threading
+
+        import uvicorn
+        from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+        from django.core.asgi import get_asgi_application
+        from django.test.utils import modify_settings
+
+        from tests.support.live import free_port
+
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        # pytest-django enables this around each test using ``live_server``,
+        # as its own WSGI live server does.
+        self._live_server_modified_settings = modify_settings(
+            ALLOWED_HOSTS={"append": "127.0.0.1"}
+        )
+        config = uvicorn.Config(
+            ASGIStaticFilesHandler(get_asgi_application()),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            lifespan="off",
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        for _ in range(200):
+            if self.server.started:
+                break
+            import time
+
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.server.force_exit = True
+        self.thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def asgi_server(django_db_setup, django_db_blocker) -> Iterator[AsgiServer]:
+    with django_db_blocker.unblock():
+        server = AsgiServer()
+        yield server
+        server.stop()
+
+
+@pytest.fixture
+def live_server(asgi_server, transactional_db) -> AsgiServer:
+    """The ASGI server, with tables emptied after each test like Django's own."""
+    return asgi_server
+
+
 @pytest.fixture
 def phone(browser, page_problems, live_server) -> Iterator:
     """One phone: a fresh browser context at 360 px, French by default."""

@@ -1,0 +1,137 @@
+"""A game turn on one phone passed between the players, with real dice entered.
+
+Tactics roll, a draw with a refusal and a reserve, a charge, a combat with a
+wound, and the upkeep checklist, all at 360 px, with no console error.
+"""
+
+import pytest
+from django.core.management import call_command
+
+from battles.models import Army, ArmyCard
+from tests.browser.conftest import serious_accessibility_violations
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def armies():
+    call_command("load_demo", verbosity=0)
+    griffons = Army.objects.get(is_demo=True, people__name="Griffons d'Akkylannie")
+    wolfen = Army.objects.get(is_demo=True, people__name="Wolfen d'Yllia")
+    # A smaller pack: 6 cards against 7, so the pack gets one refusal (IV-B-1).
+    pack = Army.objects.create(
+        name="Meute réduite", people=wolfen.people, is_demo=True, points_limit=400
+    )
+    for army_card in wolfen.cards.order_by("position")[:6]:
+        ArmyCard.objects.create(
+            army=pack,
+            card=army_card.card,
+            fighters=army_card.fighters,
+            position=army_card.position,
+        )
+    return griffons, pack
+
+
+def panel(page):
+    return page.locator(".panel")
+
+
+def settled(page, click):
+    """Click, wait for htmx's answer and for the swap to settle."""
+    with page.expect_response(lambda response: response.request.method == "POST"):
+        click()
+    # wait_for_function would evaluate a string, which the strict CSP forbids.
+    for _ in range(250):
+        if not page.locator(".htmx-request").count():
+            break
+        page.wait_for_timeout(20)
+    page.wait_for_timeout(60)
+
+
+def tap(page, name):
+    button = page.locator(".panel").get_by_role("button", name=name).first
+    settled(page, button.click)
+
+
+def enter_dice(page, faces):
+    page.locator(".panel input[name=faces]").fill(faces)
+    tap(page, "Record these dice")
+
+
+def test_a_turn_on_one_phone(phone, live_server, armies):
+    griffons, pack = armies
+    phone.context.set_extra_http_headers({"Accept-Language": "en"})
+    phone.goto(live_server.url + "/games/new/")
+    phone.select_option("#id_army_a", str(griffons.pk))
+    phone.select_option("#id_army_b", str(pack.pk))
+    phone.select_option("#id_mode", "one_phone")
+    phone.select_option("#id_dice_mode", "entered")
+    phone.get_by_role("button", name="Start the game").click()
+    phone.wait_for_url("**/games/*/")
+
+    # IV-A-1: each player sets a private sequence, the phone handed over.
+    for side in ("A", "B"):
+        tap(phone, f"I am side {side}: show me")
+        tap(phone, "Confirm this sequence")
+        tap(phone, "Choose this fighter")
+
+    # IV-A-2: the Tactics roll, an opposed Discipline test with real dice.
+    assert "Tactics roll" in panel(phone).inner_text()
+    assert "%" in panel(phone).inner_text()  # the odds before the roll
+    enter_dice(phone, "4 2")  # Magistrat DIS 6 + 4 = 10, Repenti DIS 1 + 2 = 3
+    assert "Side A won the Tactics roll" in panel(phone).inner_text()
+    tap(phone, "Side B speaks first")
+
+    # IV-B-1: the pack has one refusal (6 cards against 7).
+    assert "Refusals left: 1" in panel(phone).inner_text()
+    tap(phone, "Use a refusal")
+    tap(phone, "Put the top card in reserve")
+    assert "1 card" in phone.locator(".piles").inner_text() or "Magistrat" in (
+        phone.locator(".piles").inner_text()
+    )
+    tap(phone, "Draw the top card")
+    # The pack's first card charges the nearest Griffon.
+    phone.locator(".panel select[name=action]").first.select_option("charge")
+    target = phone.locator(".panel select[name=targets]").first
+    target.select_option(index=1)
+    tap(phone, "Record the action")
+    assert "Charge" in phone.locator(".log").inner_text()
+    tap(phone, "Done: pass the floor")
+    tap(phone, "Play the reserve and the top card")
+    assert "Activate" in panel(phone).inner_text()
+    assert serious_accessibility_violations(phone) == []
+
+    # Play every remaining card without acting, until the combat phase.
+    for _ in range(30):
+        text = panel(phone).inner_text()
+        if "Split the melees" in text:
+            break
+        if "Done: pass the floor" in text:
+            tap(phone, "Done: pass the floor")
+        else:
+            tap(phone, "Draw the top card")
+
+    # IV-C: the Tactics winner splits the melees, then a combat with a wound.
+    tap(phone, "Confirm these combats")
+    settled(phone, phone.locator(".panel").get_by_role("button").first.click)
+    attack = phone.locator(".panel form button", has_text="attacks").first
+    settled(phone, attack.click)
+    enter_dice(phone, "5")  # ATT 3 or 4, + 5: beats any DEF of these profiles
+    assert "may parry" in panel(phone).inner_text()
+    tap(phone, "Take the blow")
+    assert "Wound roll" in panel(phone).inner_text()
+    assert "Killed outright" in panel(phone).inner_text()  # the odds table
+    enter_dice(phone, "6 6")  # a double six kills whatever FOR and RES (II-B-1)
+    assert "eliminated" in phone.locator(".fighters").inner_text()
+    assert "Killed outright" in phone.locator(".log").inner_text()
+    tap(phone, "End this combat")
+
+    # IV-D: the upkeep checklist, ticked in order, ends the turn.
+    assert "Upkeep checklist" in panel(phone).inner_text()
+    assert serious_accessibility_violations(phone) == []
+    for _ in range(20):
+        if "Upkeep checklist" not in panel(phone).inner_text():
+            break
+        settled(phone, phone.locator(".checklist li.next button").first.click)
+    assert "Turn 2 of 6" in phone.locator(".game-status").inner_text()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
