@@ -159,6 +159,12 @@ def _fields(data: QueryDict, command_type: str) -> dict[str, Any]:
         "tick_upkeep": lambda: {
             "key": data.get("key", "")[:200],
             "rallied": _bool(data, "rallied"),
+            "value": _int(data, "value", 0, 99) if data.get("value") else None,
+        },
+        "set_mystic": lambda: {
+            "fighter": _text(data, "fighter"),
+            "mana": _int(data, "mana", 0, 99) if data.get("mana") else None,
+            "faith": _int(data, "faith", 0, 99) if data.get("faith") else None,
         },
         "set_routed": lambda: {
             "fighter": _text(data, "fighter"),

@@ -64,6 +64,8 @@ class FighterView:
     charged: bool
     contacts: list[str]
     values: list[tuple[str, Any, Any]]
+    mana: int | None
+    faith: int | None
 
 
 @dataclass
@@ -102,6 +104,8 @@ def _fighter_view(state: Mapping[str, Any], fighter_id: str) -> FighterView:
             for f in st.adversaries_in_contact(state, fighter_id)
         ],
         values=values,
+        mana=data.get("mana"),
+        faith=data.get("faith"),
     )
 
 
@@ -467,6 +471,10 @@ def _upkeep_panel(state) -> Panel:
         done = item["key"] in upkeep["ticked"]
         if not done and next_key is None:
             next_key = item["key"]
+        reserve = item["step"] if item["step"] in ("faith", "mana") else None
+        current = None
+        if reserve and item.get("fighter"):
+            current = state["fighters"][item["fighter"]].get(reserve)
         items.append(
             {
                 "key": item["key"],
@@ -475,6 +483,8 @@ def _upkeep_panel(state) -> Panel:
                 "done": done,
                 "next": item["key"] == next_key,
                 "rally": item["step"] == "rally",
+                "reserve": reserve,
+                "current": current,
             }
         )
     return Panel(

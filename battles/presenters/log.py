@@ -276,9 +276,17 @@ def _describe(
     if kind == "turn_started":
         return _("Turn %(turn)s begins.") % {"turn": p["turn"]}, ""
     if kind == "fighter_changed":
-        if p.get("changes", {}).get("routed"):
-            return _("%(fighter)s is routed.") % {"fighter": p["label"]}, "IV-D-1"
-        return _("%(fighter)s rallies.") % {"fighter": p["label"]}, "IV-D-1"
+        changes = p.get("changes", {})
+        if "routed" in changes:
+            if changes["routed"]:
+                return _("%(fighter)s is routed.") % {"fighter": p["label"]}, "IV-D-1"
+            return _("%(fighter)s rallies.") % {"fighter": p["label"]}, "IV-D-1"
+        parts = []
+        if "mana" in changes:
+            parts.append(_("mana %(n)s") % {"n": changes["mana"]})
+        if "faith" in changes:
+            parts.append(_("temporary faith %(n)s") % {"n": changes["faith"]})
+        return "%s: %s." % (p["label"], ", ".join(parts)), "IV-D-2"
     if kind == "game_finished":
         reason = p.get("reason")
         if reason == "wiped_out":

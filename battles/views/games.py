@@ -71,6 +71,10 @@ def board_context(
     events = services.rules_events(game)
     disputed = game.events.filter(disputed=True).values_list("seq", flat=True)
     lines = log_lines(events, viewer.sides, disputed=disputed)
+    # What the last tap did (a roll's natural and final results, a wound...),
+    # shown above the panel so nobody has to look for it in the log.
+    last_action = events[-1]["action"] if len(events) > 1 else None
+    latest = [line for line in lines if last_action and line.seq >= last_action]
     return {
         "game": game,
         "state": state,
@@ -83,6 +87,7 @@ def board_context(
         "piles": pile_counts(state, viewer.sides),
         "fighters": fighters_by_side(state),
         "log": list(reversed(lines[-LOG_ON_BOARD:])),
+        "latest": latest,
         "tap": new_tap_key,
         "error": error,
         "error_field": error_field,

@@ -24,7 +24,7 @@ from rules.activation import DrawPhase
 from rules.checks import OpposedRoll, TestRoll
 from rules.contact import max_adversaries
 from rules.dice import DiceExhausted, DiceSource
-from rules.errors import IllegalAction
+from rules.errors import IllegalAction, _
 from rules.game import state as st
 from rules.game.evolve import evolve
 from rules.melee import Combat, suggest_combats, validate_combats
@@ -1309,6 +1309,16 @@ def _tick_upkeep(batch: _Batch, side: str, command: Command) -> None:
     fighter_id = item["fighter"]
     if item["step"] == "rally" and fighter_id and command.get("rallied"):
         changes.append({"fighter": fighter_id, "changes": {"routed": False}})
+    if item["step"] in ("faith", "mana") and fighter_id:
+        value = command.get("value")
+        if value is not None:
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int)
+                or not (0 <= value <= 99)
+            ):
+                raise IllegalAction(_("A mystic reserve counts 0 to 99."))
+            changes.append({"fighter": fighter_id, "changes": {item["step"]: value}})
     if item["step"] == "markers" and fighter_id:
         if key.endswith(":sonné"):
             changes.append({"fighter": fighter_id, "changes": {"stunned": False}})
@@ -1357,6 +1367,36 @@ def _set_routed(batch: _Batch, side: str, command: Command) -> None:
     )
 
 
+def _set_mystic(batch: _Batch, side: str, command: Command) -> None:
+    """Keep a magician's mana or a faithful's temporary faith up to date."""
+    state = batch.state
+    if state["phase"] == "finished":
+        raise IllegalAction(_("The game is over."))
+    fighter = _own_fighter(state, side, command.get("fighter"))
+    changes = {}
+    for key in ("mana", "faith"):
+        if command.get(key) is None:
+            continue
+        value = command[key]
+        if fighter[key] is None:
+            raise IllegalAction(
+                _("{fighter} has no such reserve."), fighter=fighter["label"]
+            )
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not 0 <= value <= 99
+        ):
+            raise IllegalAction(_("A mystic reserve counts 0 to 99."))
+        changes[key] = value
+    if not changes:
+        raise IllegalAction(_("Nothing to change."))
+    batch.emit(
+        "fighter_changed",
+        {"fighter": command["fighter"], "label": fighter["label"], "changes": changes},
+    )
+
+
 def _concede(batch: _Batch, side: str, command: Command) -> None:
     state = batch.state
     if state["phase"] == "finished":
@@ -1385,6 +1425,7 @@ HANDLERS: dict[str, Callable[[_Batch, str, Command], None]] = {
     "end_combat": _end_combat,
     "tick_upkeep": _tick_upkeep,
     "set_routed": _set_routed,
+    "set_mystic": _set_mystic,
     "concede": _concede,
 }
 COMMANDS = frozenset({*HANDLERS, "roll", "reroll", "keep"})

@@ -24,7 +24,7 @@ Event = Mapping[str, Any]
 
 def _set_fighter(state: State, payload: Mapping[str, Any]) -> None:
     fighter = state["fighters"][payload["fighter"]]
-    for key in ("steps", "stunned", "routed", "eliminated", "charged"):
+    for key in ("steps", "stunned", "routed", "eliminated", "charged", "mana", "faith"):
         if key in payload.get("changes", {}):
             fighter[key] = payload["changes"][key]
 

@@ -168,6 +168,10 @@ def new_state(setup: Mapping[str, Any]) -> State:
                     "routed": False,
                     "eliminated": False,
                     "charged": False,
+                    # Mystic reserves (X, XI are not among the seeds): they start
+                    # at the card's POU / FOI and the players keep them up to date.
+                    "mana": profile["POU"],
+                    "faith": profile["FOI"],
                 }
     return state
 
