@@ -286,7 +286,7 @@ def _describe(
             parts.append(_("mana %(n)s") % {"n": changes["mana"]})
         if "faith" in changes:
             parts.append(_("temporary faith %(n)s") % {"n": changes["faith"]})
-        return "%s: %s." % (p["label"], ", ".join(parts)), "IV-D-2"
+        return f"{p['label']}: {', '.join(parts)}.", "IV-D-2"
     if kind == "game_finished":
         reason = p.get("reason")
         if reason == "wiped_out":
