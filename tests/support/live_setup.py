@@ -45,3 +45,35 @@ def play_actions(public_id: str, actions: int, seed: int = 1) -> None:
     game = Game.objects.get(public_id=public_id)
     print(json.dumps(play(game, actions, seed=seed)))
     connection.close()
+
+
+def setup_shared_game() -> None:
+    """A game side A holds (a guest's session); side B is left to claim."""
+    from tests.support.live import new_game
+
+    game = new_game(OWNER, title="Live table")
+    print(json.dumps({"public_id": game.public_id, "session": _session(OWNER)}))
+    connection.close()
+
+
+def play_until_draw(public_id: str, seed: int = 1, limit: int = 60) -> None:
+    """Bot actions until a side is to draw its first activation card."""
+    import random
+
+    from battles.models.games import Game
+    from battles.services.games import perform_action
+    from tests.support.game_bot import next_command
+
+    rng = random.Random(seed)
+    game = Game.objects.get(public_id=public_id)
+    for _ in range(limit):
+        state = game.state
+        if state["phase"] == "activation" and state["active"] is None:
+            break
+        side, command = next_command(state, rng)
+        game = perform_action(game, side, command).game
+    else:
+        raise AssertionError("no draw reached")
+    speaker = game.state["draw"]["speaker"]
+    print(json.dumps({"speaker": speaker, "version": game.version}))
+    connection.close()
