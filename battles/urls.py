@@ -66,3 +66,38 @@ urlpatterns += [
     path("games/<str:public_id>/log", games.game_log, name="game_log"),
     path("games/<str:public_id>/verify", games.game_verify, name="game_verify"),
 ]
+
+# Shared live sessions: share links, joining, live updates, agreement (issue #6).
+from battles.views import live, sharing  # noqa: E402
+
+urlpatterns += [
+    path("games/<str:public_id>/share", sharing.game_share, name="game_share"),
+    path(
+        "games/<str:public_id>/share/<str:role>.svg",
+        sharing.game_share_qr,
+        name="game_share_qr",
+    ),
+    path(
+        "games/<str:public_id>/share/renew",
+        sharing.game_share_renew,
+        name="game_share_renew",
+    ),
+    path(
+        "games/<str:public_id>/share/revoke",
+        sharing.game_share_revoke,
+        name="game_share_revoke",
+    ),
+    path("join/<str:token>", sharing.join, name="join"),
+    path("games/<str:public_id>/stream", live.game_stream, name="game_stream"),
+    path("games/<str:public_id>/version", live.game_version, name="game_version"),
+    path(
+        "games/<str:public_id>/results/<int:action>/confirm",
+        sharing.game_confirm,
+        name="game_confirm",
+    ),
+    path(
+        "games/<str:public_id>/results/<int:action>/dispute",
+        sharing.game_dispute,
+        name="game_dispute",
+    ),
+]
