@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from rules.errors import IllegalAction
+from rules.errors import IllegalAction, Message, _
 
 __all__ = ["SIDES", "DrawAction", "DrawPhase", "Play", "other_side"]
 
@@ -90,10 +90,6 @@ def _checked_side(side: object) -> str:
     if side not in SIDES:
         raise ValueError(f"A side is 'a' or 'b', not {side!r}.")
     return side  # type: ignore[return-value]
-
-
-def _side_name(side: str) -> str:
-    return f"side {side.upper()}"
 
 
 class DrawPhase:
@@ -217,46 +213,59 @@ class DrawPhase:
         try:
             action = DrawAction(action)
         except ValueError:
-            raise IllegalAction(f"Unknown activation action {action!r}.") from None
+            raise IllegalAction(
+                _("Unknown activation action {action}."), action=repr(action)
+            ) from None
         return self._act(action, side)
 
     # -- mechanics -----------------------------------------------------------
 
-    def _why_illegal(self, action: DrawAction, side: str) -> str | None:
+    def _why_illegal(self, action: DrawAction, side: str) -> Message | None:
         pile, reserved = self._piles[side], self._reserved[side]
         if action is DrawAction.DRAW:
             if not pile:
-                return "Your pile is empty: play your card in reserve."
+                return Message(_("Your pile is empty: play your card in reserve."))
         elif action is DrawAction.RESERVE:
             if self._has_reserved[side]:
-                return "You already put a card in reserve this phase."
+                return Message(_("You already put a card in reserve this phase."))
             if not pile:
-                return "Your pile is empty: there is no card to put in reserve."
+                return Message(
+                    _("Your pile is empty: there is no card to put in reserve.")
+                )
         elif action is DrawAction.PLAY_RESERVE:
             if reserved is None:
-                return "You have no card in reserve."
+                return Message(_("You have no card in reserve."))
         elif action is DrawAction.PLAY_RESERVE_AND_TOP:
             if reserved is None:
-                return "You have no card in reserve."
+                return Message(_("You have no card in reserve."))
             if not pile:
-                return "Your pile is empty: play your card in reserve alone."
+                return Message(
+                    _("Your pile is empty: play your card in reserve alone.")
+                )
         elif action is DrawAction.REFUSE:
             if self._refusals[side] <= 0:
-                return "No refusal left."
+                return Message(_("No refusal left."))
             if not self.has_cards(other_side(side)):
-                return (
-                    "Your opponent has no card left: a refusal would only give "
-                    "you the floor back."
+                return Message(
+                    _(
+                        "Your opponent has no card left: a refusal would only give "
+                        "you the floor back."
+                    )
                 )
         return None
 
     def _act(self, action: DrawAction, side: str | None) -> list[Any]:
         if self._speaker is None:
-            raise IllegalAction("The activation phase is over: every card was played.")
+            raise IllegalAction(
+                _("The activation phase is over: every card was played.")
+            )
         if side is not None and side != self._speaker:
             if side not in SIDES:
-                raise IllegalAction(f"There is no side {side!r}.")
-            raise IllegalAction(f"It is {_side_name(self._speaker)}'s turn.")
+                raise IllegalAction(_("There is no side {side}."), side=repr(side))
+            raise IllegalAction(
+                _("It is side {side}'s turn."), side=self._speaker.upper()
+            )
+
         speaker = self._speaker
         reason = self._why_illegal(action, speaker)
         if reason is not None:

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules.errors import IllegalAction
+from rules.errors import IllegalAction, _
 from rules.size import Size, parse_size
 
 __all__ = [
@@ -135,6 +135,8 @@ def check_contact_placement(mire_touches_target: bool) -> None:
     """
     if not mire_touches_target:
         raise IllegalAction(
-            "A fighter that moves into contact must have the front of its base "
-            "against its adversary's base (II-E-1)."
+            _(
+                "A fighter that moves into contact must have the front of its base "
+                "against its adversary's base (II-E-1)."
+            )
         )

@@ -26,7 +26,7 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
-from rules.errors import IllegalAction
+from rules.errors import IllegalAction, _
 
 __all__ = [
     "AreaRoll",
@@ -246,7 +246,8 @@ def upkeep_payment(duration: Duration, kind: str) -> UpkeepPayment:
     temporary faith points. ``IllegalAction`` for an effect without upkeep.
     """
     if duration.kind is not DurationKind.UPKEEP or duration.upkeep is None:
-        raise IllegalAction("This effect has no upkeep: it cannot be prolonged.")
+        raise IllegalAction(_("This effect has no upkeep: it cannot be prolonged."))
+
     if kind == "spell":
         return UpkeepPayment(duration.upkeep, "gems")
     if kind == "miracle":

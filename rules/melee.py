@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from rules.errors import IllegalAction
+from rules.errors import IllegalAction, _
 
 __all__ = ["Combat", "suggest_combats", "validate_combats"]
 
@@ -62,27 +62,40 @@ def validate_combats(
     seen: set = set()
     for combat in combats:
         if not combat.many:
-            raise IllegalAction(f"{name(combat.one)} faces nobody in this combat.")
+            raise IllegalAction(
+                _("{fighter} faces nobody in this combat."), fighter=name(combat.one)
+            )
         for fighter in combat.fighters:
             if fighter in seen:
                 raise IllegalAction(
-                    f"{name(fighter)} is in two combats: each fighter in contact "
-                    "fights in exactly one (IV-C)."
+                    _(
+                        "{fighter} is in two combats: each fighter in contact "
+                        "fights in exactly one (IV-C)."
+                    ),
+                    fighter=name(fighter),
                 )
             seen.add(fighter)
         for adversary in combat.many:
             if adversary not in neighbours.get(combat.one, set()):
                 raise IllegalAction(
-                    f"{name(adversary)} is not in base contact with "
-                    f"{name(combat.one)}: a fighter fights only the adversaries "
-                    "in contact with it (II-E, IV-C)."
+                    _(
+                        "{adversary} is not in base contact with {fighter}: a "
+                        "fighter fights only the adversaries in contact with it "
+                        "(II-E, IV-C)."
+                    ),
+                    adversary=name(adversary),
+                    fighter=name(combat.one),
                 )
     missing = [f for f in neighbours if f not in seen]
     if missing:
         raise IllegalAction(
-            f"{name(missing[0])} is in contact with an enemy but in no combat: "
-            "every fighter in contact must fight (IV-C)."
+            _(
+                "{fighter} is in contact with an enemy but in no combat: every "
+                "fighter in contact must fight (IV-C)."
+            ),
+            fighter=name(missing[0]),
         )
+
     return list(combats)
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from rules.checks import characteristic_test
-from rules.errors import IllegalAction
+from rules.errors import IllegalAction, Message, _, joined
 from rules.size import Size, parse_size
 
 __all__ = [
@@ -146,22 +146,32 @@ def disengagement_plan(
         raise ValueError("A fighter disengages from at least one adversary.")
     reasons: list[str] = []
     if fighter.engaged_this_phase:
-        reasons.append("It was engaged during this activation phase.")
+        reasons.append(Message(_("It was engaged during this activation phase.")))
     if not fighter.free_side:
-        reasons.append("No side of its base is entirely free of adversaries.")
+        reasons.append(
+            Message(_("No side of its base is entirely free of adversaries."))
+        )
     if method is DisengageMethod.INI:
         value = fighter.ini
     else:
         if any(fighter.size <= adversary.size for adversary in adversaries):
             reasons.append(
-                "To disengage by force it must be larger than every adversary "
-                "in contact."
+                Message(
+                    _(
+                        "To disengage by force it must be larger than every "
+                        "adversary in contact."
+                    )
+                )
             )
         value = fighter.strength - max(adversary.res for adversary in adversaries)
         if value <= 0:
             reasons.append(
-                "Its FOR minus the highest RES in contact is 0 or less: it "
-                "cannot force its way out."
+                Message(
+                    _(
+                        "Its FOR minus the highest RES in contact is 0 or less: "
+                        "it cannot force its way out."
+                    )
+                )
             )
     return DisengagementPlan(
         method=method,
@@ -204,7 +214,8 @@ def attempt_disengagement(
     """
     plan = disengagement_plan(fighter, adversaries, method)
     if not plan.possible:
-        raise IllegalAction(" ".join(plan.reasons))
+        raise IllegalAction(joined(plan.reasons))
+
     test = characteristic_test(plan.value, plan.difficulty, dice, reroll=reroll)
     return DisengagementAttempt(
         plan=plan,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Collection, Hashable, Sequence
 
-from rules.errors import IllegalAction
+from rules.errors import IllegalAction, _
 
 __all__ = ["cards_in_play", "ensure_sequence_open", "validate_sequence"]
 
@@ -50,19 +50,29 @@ def validate_sequence(
     counts = Counter(order)
     for card in order:
         if card not in known:
-            raise IllegalAction(f"{card} is not one of your reference cards.")
+            raise IllegalAction(
+                _("{card} is not one of your reference cards."), card=card
+            )
         if card in gone:
             raise IllegalAction(
-                f"Every fighter of {card} was eliminated in an earlier turn: "
-                "the card leaves the activation sequence (IV-A-1)."
+                _(
+                    "Every fighter of {card} was eliminated in an earlier turn: "
+                    "the card leaves the activation sequence (IV-A-1)."
+                ),
+                card=card,
             )
         if counts[card] > 1:
-            raise IllegalAction(f"{card} appears more than once in the sequence.")
+            raise IllegalAction(
+                _("{card} appears more than once in the sequence."), card=card
+            )
     for card in expected:
         if card not in counts:
             raise IllegalAction(
-                f"{card} is missing: the sequence holds all your reference cards "
-                "(IV-A-1)."
+                _(
+                    "{card} is missing: the sequence holds all your reference "
+                    "cards (IV-A-1)."
+                ),
+                card=card,
             )
     return list(order)
 
@@ -75,5 +85,5 @@ def ensure_sequence_open(tactics_rolled: bool) -> None:
     """
     if tactics_rolled:
         raise IllegalAction(
-            "Your activation sequence cannot change once the Tactics roll is made."
+            _("Your activation sequence cannot change once the Tactics roll is made.")
         )

@@ -23,6 +23,7 @@ from enum import StrEnum
 from typing import Any
 
 from rules.checks import characteristic_test
+from rules.errors import Message, _
 from rules.wounds import WoundResult, wound_roll
 
 __all__ = [
@@ -153,23 +154,25 @@ def shooting_problems(
     neither engaged nor run during this turn of speech. Only a target it
     sees, even partly, may be designated (pass ``target_visible``).
     """
-    problems = []
+    problems: list[Message] = []
     if shooter.tir is None or shooter.tir < 0:
-        problems.append("It has no TIR: it cannot shoot.")
+        problems.append(Message(_("It has no TIR: it cannot shoot.")))
     if not shooter.has_ranged_weapon:
-        problems.append("It has no ranged weapon.")
+        problems.append(Message(_("It has no ranged weapon.")))
     if not shooter.activated:
-        problems.append("It has not been activated.")
+        problems.append(Message(_("It has not been activated.")))
     if not shooter.free_of_adversaries:
-        problems.append("It is in contact with an adversary.")
+        problems.append(Message(_("It is in contact with an adversary.")))
     if shooter.engaged_this_turn_of_speech:
-        problems.append("It engaged an adversary during this turn of speech.")
+        problems.append(
+            Message(_("It engaged an adversary during this turn of speech."))
+        )
     if shooter.ran_this_turn_of_speech:
-        problems.append("It ran during this turn of speech.")
+        problems.append(Message(_("It ran during this turn of speech.")))
     if shooter.shots_made >= shooter.shots_allowed:
-        problems.append("It has already shot this turn.")
+        problems.append(Message(_("It has already shot this turn.")))
     if target_visible is False:
-        problems.append("It does not see the target, even partly.")
+        problems.append(Message(_("It does not see the target, even partly.")))
     return tuple(problems)
 
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from rules.activation import SIDES
 from rules.checks import opposed_test
-from rules.errors import IllegalAction
+from rules.errors import IllegalAction, Message, _
 
 __all__ = [
     "Army",
@@ -70,7 +70,7 @@ def parse_skill(text: str | Skill) -> Skill:
     -> ``Skill("Mercenaire")``. A numeric value becomes an ``int``."""
     if isinstance(text, Skill):
         return text
-    name, _, value = text.partition("/")
+    name, _slash, value = text.partition("/")
     if not value.strip():
         return Skill(name.strip())
     value = value.strip()
@@ -114,28 +114,51 @@ class TacticsFighter:
 def tactics_eligibility(fighter: TacticsFighter, army: Army) -> tuple[bool, str]:
     """Whether ``fighter`` may roll the Tactics roll for ``army``, and why (IV-A-2).
 
-    Returns ``(eligible, reason)``; the reason is a sentence for the player.
+    Returns ``(eligible, reason)``; the reason is a sentence for the player (a
+    ``rules.errors.Message``).
     """
-    label = fighter.name or "This fighter"
+    label = fighter.name or Message(_("This fighter"))
     if _key(fighter.people) == _key(army.people):
-        return True, f"{label} belongs to the army's people ({army.people})."
+        return True, Message(
+            _("{fighter} belongs to the army's people ({people})."),
+            fighter=label,
+            people=army.people,
+        )
     allowed = {_key(army.people)}
     if army.alliance_path:
         allowed.add(_key(army.alliance_path))
     for skill in fighter.parsed_skills:
         if skill.key == "alliance" and skill.value is not None:
             if _key(str(skill.value)) in allowed:
-                return True, f"{label} has {skill}, so it may roll for this army."
+                return True, Message(
+                    _("{fighter} has {skill}, so it may roll for this army."),
+                    fighter=label,
+                    skill=str(skill),
+                )
     foreign = [s for s in fighter.parsed_skills if s.key in FOREIGN_SKILLS]
     if fighter.is_ally:
-        reason = f"{label} is an ally, not of the army's people ({army.people})."
+        reason = Message(
+            _("{fighter} is an ally, not of the army's people ({people}). (IV-A-2)"),
+            fighter=label,
+            people=army.people,
+        )
     elif foreign:
-        reason = (
-            f"{label} has {foreign[0]} and is not of the army's people ({army.people})."
+        reason = Message(
+            _(
+                "{fighter} has {skill} and is not of the army's people ({people})."
+                " (IV-A-2)"
+            ),
+            fighter=label,
+            skill=str(foreign[0]),
+            people=army.people,
         )
     else:
-        reason = f"{label} is not of the army's people ({army.people})."
-    return False, reason + " (IV-A-2)"
+        reason = Message(
+            _("{fighter} is not of the army's people ({people}). (IV-A-2)"),
+            fighter=label,
+            people=army.people,
+        )
+    return False, reason
 
 
 @dataclass(frozen=True)
@@ -173,7 +196,8 @@ def roll_tactics(
             raise IllegalAction(reason)
         if fighter.discipline is None:
             raise IllegalAction(
-                f"{fighter.name or 'This fighter'} has no Discipline to roll."
+                _("{fighter} has no Discipline to roll."),
+                fighter=fighter.name or Message(_("This fighter")),
             )
         disciplines.append(fighter.discipline)
     result = opposed_test(disciplines[0], disciplines[1], dice, reroll=reroll)
@@ -191,11 +215,13 @@ def choose_first_speaker(winner: str, chooser: str, first: str) -> str:
     """
     for side in (winner, chooser, first):
         if side not in SIDES:
-            raise IllegalAction(f"There is no side {side!r}.")
+            raise IllegalAction(_("There is no side {side}."), side=repr(side))
     if chooser != winner:
         raise IllegalAction(
-            f"Only the Tactics winner (side {winner.upper()}) chooses who speaks first."
+            _("Only the Tactics winner (side {side}) chooses who speaks first."),
+            side=winner.upper(),
         )
+
     return first
 
 

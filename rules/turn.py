@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from rules.errors import IllegalAction
+from rules.errors import IllegalAction, Message, _
 
 __all__ = [
     "DEFAULT_TURNS",
@@ -145,7 +145,7 @@ class TurnClock:
         Raises ``IllegalAction`` once the game is over.
         """
         if self.over:
-            raise IllegalAction("The game is over.")
+            raise IllegalAction(_("The game is over."))
         index = _STEPS.index(self.step)
         if index + 1 < len(_STEPS):
             return replace(self, step=_STEPS[index + 1])
@@ -248,51 +248,71 @@ def activation_problems(
       shots (one unless an exception says otherwise);
     * a disengagement, if any, comes first and only once.
     """
-    problems: list[str] = []
+    problems: list[Message] = []
     parsed: list[ActivationAction] = []
     for action in actions:
         try:
             parsed.append(ActivationAction(action))
         except ValueError:
-            problems.append(f"Unknown action {action!r}.")
+            problems.append(Message(_("Unknown action {action}."), action=repr(action)))
     if problems:
         return tuple(problems)
 
     disengaged = bool(parsed) and parsed[0] is ActivationAction.DISENGAGE
     rest = parsed[1:] if disengaged else parsed
     if ActivationAction.DISENGAGE in rest:
-        problems.append("A disengagement comes first, and only once.")
+        problems.append(Message(_("A disengagement comes first, and only once.")))
 
     exclusive = [a for a in rest if a.exclusive]
     if exclusive:
         first = exclusive[0]
         if len(rest) > 1:
             if ActivationAction.RUN in rest and ActivationAction.WALK in rest:
-                problems.append("A fighter cannot walk and run in one activation.")
+                problems.append(
+                    Message(_("A fighter cannot walk and run in one activation."))
+                )
             elif rest.count(ActivationAction.RUN) > 1:
-                problems.append("A fighter cannot run twice.")
+                problems.append(Message(_("A fighter cannot run twice.")))
             elif ActivationAction.RUN in rest and ActivationAction.SHOOT in rest:
-                problems.append("A fighter cannot shoot and run in one activation.")
+                problems.append(
+                    Message(_("A fighter cannot shoot and run in one activation."))
+                )
             else:
                 problems.append(
-                    f"{first.label_fr} is an exclusive action: the fighter does "
-                    "nothing else in this activation (IV-B-2)."
+                    Message(
+                        _(
+                            "{action} is an exclusive action: the fighter does "
+                            "nothing else in this activation (IV-B-2)."
+                        ),
+                        action=first.label_fr,
+                    )
                 )
     if disengaged:
         forbidden = [a for a in rest if a not in _AFTER_DISENGAGEMENT]
         if forbidden:
-            problems.append(f"{forbidden[0].label_fr} cannot follow a disengagement.")
+            problems.append(
+                Message(
+                    _("{action} cannot follow a disengagement."),
+                    action=forbidden[0].label_fr,
+                )
+            )
 
     if rest.count(ActivationAction.WALK) > 1:
         problems.append(
-            "A walk cannot be resumed: move, then shoot, or shoot, then move."
+            Message(
+                _("A walk cannot be resumed: move, then shoot, or shoot, then move.")
+            )
         )
     if rest.count(ActivationAction.SHOOT) > shots_allowed:
         problems.append(
-            "A fighter shoots only once a turn."
+            Message(_("A fighter shoots only once a turn."))
             if shots_allowed == 1
-            else f"This fighter may shoot only {shots_allowed} times a turn."
+            else Message(
+                _("This fighter may shoot only {count} times a turn."),
+                count=shots_allowed,
+            )
         )
+
     return tuple(problems)
 
 

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
 
-from rules.errors import IllegalAction
+from rules.errors import IllegalAction, Words, _
 from rules.tactics import Skill, parse_skill
 
 __all__ = [
@@ -285,12 +285,15 @@ def check_tick(items: Sequence[UpkeepItem], ticked: Sequence[str], key: str) -> 
     """
     keys = [item.key for item in items]
     if key not in keys:
-        raise IllegalAction(f"{key!r} is not on this upkeep checklist.")
+        raise IllegalAction(
+            _("{item} is not on this upkeep checklist."), item=repr(key)
+        )
     if key in ticked:
-        raise IllegalAction("This upkeep item is already done.")
+        raise IllegalAction(_("This upkeep item is already done."))
     expected = next_item(items, ticked)
     if expected is not None and expected.key != key:
         raise IllegalAction(
-            f"Do '{expected.label_en}' first: the upkeep phase runs in order "
-            f"({expected.section})."
+            _("Do '{item}' first: the upkeep phase runs in order ({section})."),
+            item=Words(expected.label_en, expected.label_fr),
+            section=expected.section,
         )

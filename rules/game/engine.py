@@ -24,7 +24,7 @@ from rules.activation import DrawPhase
 from rules.checks import OpposedRoll, TestRoll
 from rules.contact import max_adversaries
 from rules.dice import DiceExhausted, DiceSource
-from rules.errors import IllegalAction, _
+from rules.errors import IllegalAction, Message, Words, _, joined
 from rules.game import state as st
 from rules.game.evolve import evolve
 from rules.melee import Combat, suggest_combats, validate_combats
@@ -75,30 +75,34 @@ def _fraction_text(value: Fraction) -> str:
 
 def _faces_from(dice: DiceSource, count: int) -> list[int]:
     try:
-        return [dice.d6() for _ in range(count)]
+        return [dice.d6() for _face in range(count)]
     except DiceExhausted:
+        if count == 1:
+            raise IllegalAction(_("Enter 1 die for this roll.")) from None
         raise IllegalAction(
-            f"Enter {count} {'die' if count == 1 else 'dice'} for this roll."
+            _("Enter {count} dice for this roll."), count=count
         ) from None
 
 
 def _require_phase(state: State, phase: str, step: str | None = None) -> None:
     if state["phase"] == "finished":
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(_("The game is over."))
     if state["phase"] != phase or (step is not None and state["step"] != step):
-        raise IllegalAction("That cannot be done now: the game moved on.")
+        raise IllegalAction(_("That cannot be done now: the game moved on."))
 
 
 def _require_no_pending(state: State) -> None:
     pending = state["pending"]
     if pending:
-        raise IllegalAction(f"Finish this first: {pending['label']}.")
+        raise IllegalAction(
+            _("Finish this first: {pending}."), pending=pending["label"]
+        )
 
 
 def _own_fighter(state: State, side: str, fighter_id: Any) -> dict[str, Any]:
     found = st.living_fighter(state, fighter_id)
     if found["side"] != side:
-        raise IllegalAction("That fighter is not yours.")
+        raise IllegalAction(_("That fighter is not yours."))
     return found
 
 
@@ -251,22 +255,25 @@ def _set_sequence(batch: _Batch, side: str, command: Command) -> None:
         state["pending"] and state["pending"].get("roll")
     ):
         raise IllegalAction(
-            "Your activation sequence cannot change once the Tactics roll is made "
-            "(IV-A-1)."
+            _(
+                "Your activation sequence cannot change once the Tactics roll is "
+                "made (IV-A-1)."
+            )
         )
     order = command.get("order")
     if not isinstance(order, list) or not all(isinstance(c, str) for c in order):
-        raise IllegalAction("Send the order of your cards.")
+        raise IllegalAction(_("Send the order of your cards."))
     names = {c: state["cards"][c]["name"] for c in state["sides"][side]["cards"]}
     try:
         validate_sequence(
             order, state["sides"][side]["cards"], st.eliminated_cards(state, side)
         )
     except IllegalAction as error:
-        message = str(error)
-        for card_id, name in names.items():
-            message = message.replace(card_id, name)
-        raise IllegalAction(message) from None
+        params = {
+            key: names.get(value, value) if isinstance(value, str) else value
+            for key, value in error.params.items()
+        }
+        raise IllegalAction(error.template, **params) from None
     batch.emit("sequence_set", {"side": side, "order": order})
     _maybe_ready_for_tactics(batch)
 
@@ -286,7 +293,12 @@ def tactics_candidates(state: State, side: str) -> list[tuple[str, bool, str]]:
         )
         eligible, reason = tactics_eligibility(candidate, army)
         if eligible and candidate.discipline is None:
-            eligible, reason = False, f"{candidate.name} has no Discipline (DIS)."
+            eligible, reason = (
+                False,
+                Message(
+                    _("{fighter} has no Discipline (DIS)."), fighter=candidate.name
+                ),
+            )
         result.append((fighter_id, eligible, reason))
     return result
 
@@ -295,7 +307,7 @@ def _choose_tactics_fighter(batch: _Batch, side: str, command: Command) -> None:
     state = batch.state
     _require_phase(state, "strategic")
     if state["pending"] and state["pending"].get("roll"):
-        raise IllegalAction("The Tactics roll is already under way.")
+        raise IllegalAction(_("The Tactics roll is already under way."))
     fighter_id = command.get("fighter")
     _own_fighter(state, side, fighter_id)
     verdicts = {f: (ok, why) for f, ok, why in tactics_candidates(state, side)}
@@ -337,11 +349,12 @@ def _choose_first(batch: _Batch, side: str, command: Command) -> None:
     winner = state["tactics"]["winner"]
     if side != winner:
         raise IllegalAction(
-            f"Only the Tactics winner (side {winner.upper()}) chooses who speaks first."
+            _("Only the Tactics winner (side {side}) chooses who speaks first."),
+            side=winner.upper(),
         )
     first = command.get("first")
     if first not in st.SIDES:
-        raise IllegalAction("Choose side A or side B.")
+        raise IllegalAction(_("Choose side A or side B."))
     draw = DrawPhase(
         {s: list(state["sequences"][s]) for s in st.SIDES}, first
     ).to_dict()
@@ -361,10 +374,10 @@ def _draw(batch: _Batch, side: str, command: Command) -> None:
     _require_no_pending(state)
     if state["active"] is not None:
         active = state["active"]["side"]
+        if active == side:
+            raise IllegalAction(_("Your own activation is still open: tap Done first."))
         raise IllegalAction(
-            "Your own activation is still open: tap Done first."
-            if active == side
-            else f"Side {active.upper()} is still activating its fighters."
+            _("Side {side} is still activating its fighters."), side=active.upper()
         )
     phase = DrawPhase.from_dict(state["draw"])
     cards = phase.apply(command.get("action", ""), side=side)
@@ -393,7 +406,7 @@ def _end_activation(batch: _Batch, side: str, command: Command) -> None:
     _require_phase(state, "activation")
     _require_no_pending(state)
     if state["active"] is None or state["active"]["side"] != side:
-        raise IllegalAction("You have no activation open.")
+        raise IllegalAction(_("You have no activation open."))
     batch.emit("activation_ended", {"active": None})
     _maybe_end_activation_phase(batch)
 
@@ -412,7 +425,9 @@ def _active_fighter(state: State, side: str, fighter_id: Any) -> dict[str, Any]:
     found = _own_fighter(state, side, fighter_id)
     active = state["active"]
     if active is None or active["side"] != side or fighter_id not in active["fighters"]:
-        raise IllegalAction(f"{found['label']} is not activated right now.")
+        raise IllegalAction(
+            _("{fighter} is not activated right now."), fighter=found["label"]
+        )
     return found
 
 
@@ -451,7 +466,7 @@ def _declare(batch: _Batch, side: str, command: Command) -> None:
     fighter = _active_fighter(state, side, fighter_id)
     action = command.get("action")
     if action not in ("charge", "engagement", "run", "covered_move", "walk", "mystic"):
-        raise IllegalAction("Choose an action: charge, engagement, run, walk...")
+        raise IllegalAction(_("Choose an action: charge, engagement, run, walk..."))
     validate_activation([*state["acted"].get(fighter_id, []), action])
     payload: dict[str, Any] = {
         "fighter": fighter_id,
@@ -462,20 +477,24 @@ def _declare(batch: _Batch, side: str, command: Command) -> None:
     if action in ("charge", "engagement"):
         targets = command.get("targets") or []
         if not isinstance(targets, list) or not targets:
-            raise IllegalAction("Say which adversary it engages.")
+            raise IllegalAction(_("Say which adversary it engages."))
         contacts = [list(p) for p in state["contacts"]]
         for target in targets:
             enemy = st.living_fighter(state, target)
             if enemy["side"] == side:
-                raise IllegalAction("A fighter engages adversaries, not friends.")
+                raise IllegalAction(_("A fighter engages adversaries, not friends."))
             already = len(st.adversaries_in_contact(state, target))
             size = st.card_of(state, target)["size"]
             if not st.in_contact(state, fighter_id, target) and already >= (
                 max_adversaries(size)
             ):
                 raise IllegalAction(
-                    f"{enemy['label']} already has {already} adversaries in contact, "
-                    "the most its size allows (II-E-3)."
+                    _(
+                        "{fighter} already has {count} adversaries in contact, the "
+                        "most its size allows (II-E-3)."
+                    ),
+                    fighter=enemy["label"],
+                    count=already,
                 )
             st.add_contacts(contacts, [(fighter_id, target)])
         payload.update(
@@ -495,10 +514,12 @@ def _disengage(batch: _Batch, side: str, command: Command) -> None:
     fighter_id = command.get("fighter")
     fighter = _active_fighter(state, side, fighter_id)
     if state["acted"].get(fighter_id):
-        raise IllegalAction("A disengagement comes first in an activation.")
+        raise IllegalAction(_("A disengagement comes first in an activation."))
     adversaries = st.adversaries_in_contact(state, fighter_id)
     if not adversaries:
-        raise IllegalAction(f"{fighter['label']} is free of adversaries.")
+        raise IllegalAction(
+            _("{fighter} is free of adversaries."), fighter=fighter["label"]
+        )
     card = st.card_of(state, fighter_id)
     mou = st.value_of(state, fighter_id, "MOU") or 0
     plan = disengagement_plan(
@@ -517,7 +538,7 @@ def _disengage(batch: _Batch, side: str, command: Command) -> None:
         str(command.get("method") or "INI").upper(),
     )
     if not plan.possible:
-        raise IllegalAction(" ".join(plan.reasons))
+        raise IllegalAction(joined(plan.reasons))
     pending = _test_pending(
         purpose="disengage",
         side=side,
@@ -539,7 +560,7 @@ def _shoot(batch: _Batch, side: str, command: Command) -> None:
     target_id = command.get("target")
     target = st.living_fighter(state, target_id)
     if target["side"] == side:
-        raise IllegalAction("It is forbidden to target a fighter of your own side.")
+        raise IllegalAction(_("It is forbidden to target a fighter of your own side."))
     card = st.card_of(state, shooter_id)
     acted = state["acted"].get(shooter_id, [])
     problems = shooting_problems(
@@ -555,14 +576,16 @@ def _shoot(batch: _Batch, side: str, command: Command) -> None:
         )
     )
     if problems:
-        raise IllegalAction(f"{shooter['label']}: {problems[0]}")
+        raise IllegalAction(
+            _("{fighter}: {problem}"), fighter=shooter["label"], problem=problems[0]
+        )
     validate_activation([*acted, "shoot"])
     try:
         distance = float(command.get("distance_cm"))
     except (TypeError, ValueError):
-        raise IllegalAction("Measure the distance to the target, in cm.") from None
+        raise IllegalAction(_("Measure the distance to the target, in cm.")) from None
     if not 0 <= distance <= 1000:
-        raise IllegalAction("A distance is between 0 and 1000 cm.")
+        raise IllegalAction(_("A distance is between 0 and 1000 cm."))
     difficulty = shot_difficulty(distance, tuple(card["weapon"]["ranges"]))
     declared = {
         "fighter": shooter_id,
@@ -582,8 +605,10 @@ def _shoot(batch: _Batch, side: str, command: Command) -> None:
         nearest = friends[0]
     if friends and nearest not in friends:
         raise IllegalAction(
-            "The target is in a melee: say which of your fighters in contact with "
-            "it is nearest to the shooter."
+            _(
+                "The target is in a melee: say which of your fighters in contact "
+                "with it is nearest to the shooter."
+            )
         )
     amplified, attenuated = _wound_modifiers(command)
     pending = _test_pending(
@@ -612,7 +637,7 @@ def _wound_modifiers(command: Command) -> tuple[int, int]:
         if isinstance(raw, bool):
             raw = int(raw)
         if not isinstance(raw, int) or not 0 <= raw <= 5:
-            raise IllegalAction("Amplified and attenuated effects count 0 to 5.")
+            raise IllegalAction(_("Amplified and attenuated effects count 0 to 5."))
         values.append(raw)
     return values[0], values[1]
 
@@ -623,12 +648,14 @@ def _set_contact(batch: _Batch, side: str, command: Command) -> None:
     if state["phase"] not in ("activation", "combat") or (
         state["phase"] == "combat" and state["step"] != "forming"
     ):
-        raise IllegalAction("Contacts can be corrected in the activation phase only.")
+        raise IllegalAction(
+            _("Contacts can be corrected in the activation phase only.")
+        )
     _require_no_pending(state)
     one = st.living_fighter(state, command.get("one"))
     two = st.living_fighter(state, command.get("two"))
     if one["side"] == two["side"]:
-        raise IllegalAction("Only contacts between enemies matter here.")
+        raise IllegalAction(_("Only contacts between enemies matter here."))
     contacts = [list(p) for p in state["contacts"]]
     pair = sorted((command["one"], command["two"]))
     if command.get("contact"):
@@ -654,11 +681,13 @@ def _roll(batch: _Batch, side: str, command: Command, dice: DiceSource) -> None:
     state = batch.state
     pending = state["pending"]
     if not pending or pending["kind"] not in ("test", "opposed", "wound", "split"):
-        raise IllegalAction("There is no roll to make now.")
+        raise IllegalAction(_("There is no roll to make now."))
     if pending.get("roll"):
-        raise IllegalAction("This roll is already made: reroll or keep the six.")
+        raise IllegalAction(_("This roll is already made: reroll or keep the six."))
     if pending["side"] not in (None, side):
-        raise IllegalAction(f"Side {pending['side'].upper()} makes this roll.")
+        raise IllegalAction(
+            _("Side {side} makes this roll."), side=pending["side"].upper()
+        )
     try:
         if pending["kind"] == "test":
             roll = TestRoll.start(pending["value"], pending["difficulty"], dice)
@@ -673,7 +702,7 @@ def _roll(batch: _Batch, side: str, command: Command, dice: DiceSource) -> None:
             _split_roll(batch, side, pending, _faces_from(dice, 1)[0])
     except DiceExhausted:
         raise IllegalAction(
-            "Enter more dice: a tie or a six needs another roll."
+            _("Enter more dice: a tie or a six needs another roll.")
         ) from None
 
 
@@ -691,12 +720,14 @@ def _decide_six(
             "opposed",
         )
     ):
-        raise IllegalAction("No six is waiting for a decision.")
+        raise IllegalAction(_("No six is waiting for a decision."))
     decider = who_decides(pending)
     if decider is None:
-        raise IllegalAction("No six is waiting for a decision.")
+        raise IllegalAction(_("No six is waiting for a decision."))
     if decider != side:
-        raise IllegalAction(f"Side {decider.upper()} decides about its six.")
+        raise IllegalAction(
+            _("Side {side} decides about its six."), side=decider.upper()
+        )
     try:
         if pending["kind"] == "test":
             before = test_roll_of(pending)
@@ -707,7 +738,7 @@ def _decide_six(
             roll = before.decide(reroll, dice)
             new_faces = list(roll.faces[len(before.faces) :])
     except DiceExhausted:
-        raise IllegalAction("Enter the face of the die you rerolled.") from None
+        raise IllegalAction(_("Enter the face of the die you rerolled.")) from None
     _roll_progress(batch, side, pending, roll, new_faces, reroll=reroll)
 
 
@@ -989,19 +1020,22 @@ def _form_combats(batch: _Batch, side: str, command: Command) -> None:
     winner = state["tactics"]["winner"]
     if side != winner:
         raise IllegalAction(
-            f"The Tactics winner (side {winner.upper()}) splits the melees (IV-C)."
+            _("The Tactics winner (side {side}) splits the melees (IV-C)."),
+            side=winner.upper(),
         )
     raw = command.get("combats")
     if raw == "suggested":
         raw = state["combat"]["suggestion"]
     if not isinstance(raw, list) or not raw:
-        raise IllegalAction("Send the combats: one fighter against one or several.")
+        raise IllegalAction(_("Send the combats: one fighter against one or several."))
     combats = []
     for item in raw:
         try:
             one, many = item["one"], list(item["many"])
         except (KeyError, TypeError):
-            raise IllegalAction("Each combat is one fighter against others.") from None
+            raise IllegalAction(
+                _("Each combat is one fighter against others.")
+            ) from None
         for fighter_id in [one, *many]:
             st.living_fighter(state, fighter_id)
         combats.append(Combat(one, tuple(many)))
@@ -1055,9 +1089,11 @@ def _choose_combat(batch: _Batch, side: str, command: Command) -> None:
     _require_phase(state, "combat", "fighting")
     combat = state["combat"]
     if combat["current"] is not None:
-        raise IllegalAction("Finish the combat under way first.")
+        raise IllegalAction(_("Finish the combat under way first."))
     if side != combat["picker"]:
-        raise IllegalAction(f"Side {combat['picker'].upper()} picks the next combat.")
+        raise IllegalAction(
+            _("Side {side} picks the next combat."), side=combat["picker"].upper()
+        )
     index = command.get("combat")
     if (
         isinstance(index, bool)
@@ -1065,7 +1101,7 @@ def _choose_combat(batch: _Batch, side: str, command: Command) -> None:
         or not 0 <= index < len(combat["combats"])
         or combat["combats"][index]["done"]
     ):
-        raise IllegalAction("Pick a combat that has not been fought yet.")
+        raise IllegalAction(_("Pick a combat that has not been fought yet."))
     batch.emit(
         "combat_updated",
         {"combat": dict(combat, current=index), "pending": None, "chosen": index},
@@ -1076,7 +1112,7 @@ def _current_combat(state: State) -> tuple[int, dict[str, Any]]:
     _require_phase(state, "combat", "fighting")
     index = state["combat"]["current"]
     if index is None:
-        raise IllegalAction("Pick a combat first.")
+        raise IllegalAction(_("Pick a combat first."))
     return index, state["combat"]["combats"][index]
 
 
@@ -1091,14 +1127,14 @@ def _set_combat_dice(batch: _Batch, side: str, command: Command) -> None:
     fighter_id = command.get("fighter")
     _own_fighter(state, side, fighter_id)
     if fighter_id not in combat["dice"]:
-        raise IllegalAction("That fighter is not in this combat.")
+        raise IllegalAction(_("That fighter is not in this combat."))
     values = []
     for key in ("attack", "defence"):
         raw = command.get(key)
         if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= 10:
-            raise IllegalAction("Combat dice count 0 to 10.")
+            raise IllegalAction(_("Combat dice count 0 to 10."))
         if raw < combat["used"][fighter_id][key]:
-            raise IllegalAction("Dice already used cannot be taken back.")
+            raise IllegalAction(_("Dice already used cannot be taken back."))
         values.append(raw)
     combats = [dict(c) for c in state["combat"]["combats"]]
     combats[index] = dict(
@@ -1131,7 +1167,7 @@ def _set_difficulty(batch: _Batch, side: str, command: Command) -> None:
     elif isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw <= 30:
         value = raw
     else:
-        raise IllegalAction("An attack difficulty is the target's DEF or 0 to 30.")
+        raise IllegalAction(_("An attack difficulty is the target's DEF or 0 to 30."))
     combats = [dict(c) for c in state["combat"]["combats"]]
     combats[index] = dict(combat, difficulty=value)
     batch.emit("combat_updated", {"combat": dict(state["combat"], combats=combats)})
@@ -1154,13 +1190,17 @@ def _attack(batch: _Batch, side: str, command: Command) -> None:
     st.living_fighter(state, target)
     members = [combat["one"], *combat["many"]]
     if attacker not in members or target not in members:
-        raise IllegalAction("Both fighters must be in this combat.")
+        raise IllegalAction(_("Both fighters must be in this combat."))
     if state["fighters"][target]["side"] == side:
-        raise IllegalAction("Attack an adversary.")
+        raise IllegalAction(_("Attack an adversary."))
     if attacker != combat["one"] and target != combat["one"]:
-        raise IllegalAction("In this combat everyone fights the fighter facing them.")
+        raise IllegalAction(
+            _("In this combat everyone fights the fighter facing them.")
+        )
     if _dice_left(combat, attacker, "attack") <= 0:
-        raise IllegalAction(f"{_label(state, attacker)} has no attack die left.")
+        raise IllegalAction(
+            _("{fighter} has no attack die left."), fighter=_label(state, attacker)
+        )
     amplified, attenuated = _wound_modifiers(command)
     combats = [dict(c) for c in state["combat"]["combats"]]
     used = {**combat["used"], attacker: dict(combat["used"][attacker])}
@@ -1192,9 +1232,9 @@ def _parry(batch: _Batch, side: str, command: Command) -> None:
     state = batch.state
     pending = state["pending"]
     if not pending or pending.get("purpose") != "parry" or pending["kind"] != "choice":
-        raise IllegalAction("There is no attack to parry now.")
+        raise IllegalAction(_("There is no attack to parry now."))
     if pending["side"] != side:
-        raise IllegalAction("Only the defender's side decides to parry.")
+        raise IllegalAction(_("Only the defender's side decides to parry."))
     context = pending["context"]
     if not command.get("parry"):
         batch.emit("pending_set", {"pending": _attack_wound_pending(state, context)})
@@ -1227,7 +1267,7 @@ def _end_combat(batch: _Batch, side: str, command: Command) -> None:
     index, combat = _current_combat(state)
     members = [combat["one"], *combat["many"]]
     if side not in {state["fighters"][f]["side"] for f in members}:
-        raise IllegalAction("Only the players in this combat can close it.")
+        raise IllegalAction(_("Only the players in this combat can close it."))
     combats = [dict(c) for c in state["combat"]["combats"]]
     combats[index] = dict(combat, done=True)
     picker = st.other(state["combat"]["picker"])
@@ -1294,16 +1334,17 @@ def _tick_upkeep(batch: _Batch, side: str, command: Command) -> None:
     key = command.get("key")
     remaining = [i for i in upkeep["items"] if i["key"] not in upkeep["ticked"]]
     if not remaining:
-        raise IllegalAction("The upkeep checklist is done.")
+        raise IllegalAction(_("The upkeep checklist is done."))
     item = next((i for i in upkeep["items"] if i["key"] == key), None)
     if item is None:
-        raise IllegalAction("That item is not on this upkeep checklist.")
+        raise IllegalAction(_("That item is not on this upkeep checklist."))
     if item["key"] in upkeep["ticked"]:
-        raise IllegalAction("This upkeep item is already done.")
+        raise IllegalAction(_("This upkeep item is already done."))
     if remaining[0]["key"] != key:
         raise IllegalAction(
-            f"Do '{remaining[0]['label_en']}' first: the upkeep phase runs in order "
-            f"({remaining[0]['section']})."
+            _("Do '{item}' first: the upkeep phase runs in order ({section})."),
+            item=Words(remaining[0]["label_en"], remaining[0]["label_fr"]),
+            section=remaining[0]["section"],
         )
     changes = []
     fighter_id = item["fighter"]
@@ -1352,11 +1393,11 @@ def _end_turn(batch: _Batch) -> None:
 def _set_routed(batch: _Batch, side: str, command: Command) -> None:
     state = batch.state
     if state["phase"] == "finished":
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(_("The game is over."))
     fighter = _own_fighter(state, side, command.get("fighter"))
     routed = bool(command.get("routed"))
     if fighter["routed"] == routed:
-        raise IllegalAction("Nothing to change.")
+        raise IllegalAction(_("Nothing to change."))
     batch.emit(
         "fighter_changed",
         {
@@ -1400,7 +1441,7 @@ def _set_mystic(batch: _Batch, side: str, command: Command) -> None:
 def _concede(batch: _Batch, side: str, command: Command) -> None:
     state = batch.state
     if state["phase"] == "finished":
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(_("The game is over."))
     batch.emit("game_finished", {"reason": "conceded", "winner": st.other(side)})
 
 
@@ -1440,9 +1481,9 @@ def decide(
     ``{"kind", "side", "payload"}``; the caller numbers them.
     """
     if side not in st.SIDES:
-        raise IllegalAction("Only the two players act in a game.")
+        raise IllegalAction(_("Only the two players act in a game."))
     if state["phase"] == "finished":
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(_("The game is over."))
     kind = command.get("type")
     batch = _Batch(state, side)
     if kind == "roll":
@@ -1452,7 +1493,8 @@ def decide(
     elif kind in HANDLERS:
         HANDLERS[kind](batch, side, command)
     else:
-        raise IllegalAction("Unknown action.")
+        raise IllegalAction(_("Unknown action."))
+
     return batch.events
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from rules.errors import IllegalAction
+from rules.errors import IllegalAction, _
 from rules.game.state import State, copy_state
 
 Event = Mapping[str, Any]
@@ -213,7 +213,7 @@ def undo_target(events: Sequence[Event], side: str | None) -> int:
             continue
         if side is not None and event["side"] not in (side, None):
             raise IllegalAction(
-                "The last action was your opponent's: only they can undo it."
+                _("The last action was your opponent's: only they can undo it.")
             )
         return event["action"]
-    raise IllegalAction("There is nothing to undo.")
+    raise IllegalAction(_("There is nothing to undo."))

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from rules.checks import current_value
-from rules.errors import IllegalAction
+from rules.errors import IllegalAction, _
 from rules.turn import DEFAULT_TURNS
 from rules.wounds import Health
 
@@ -199,7 +199,7 @@ def fighter(state: State, fighter_id: Any) -> dict[str, Any]:
     """The fighter ``fighter_id``, or ``IllegalAction`` if there is none."""
     found = state["fighters"].get(fighter_id) if isinstance(fighter_id, str) else None
     if found is None:
-        raise IllegalAction("There is no such fighter in this game.")
+        raise IllegalAction(_("There is no such fighter in this game."))
     return found
 
 
@@ -207,7 +207,8 @@ def living_fighter(state: State, fighter_id: Any) -> dict[str, Any]:
     """Like ``fighter`` but refuses an eliminated one."""
     found = fighter(state, fighter_id)
     if found["eliminated"]:
-        raise IllegalAction(f"{found['label']} was eliminated.")
+        raise IllegalAction(_("{fighter} was eliminated."), fighter=found["label"])
+
     return found
 
 
