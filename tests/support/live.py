@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 import socket
-from dataclasses import dataclass
 
 from battles.models.armies import Army, Owner
 from battles.models.games import Game, GameSeat, SeatRole
 from tests.support.game_bot import next_command
+from tests.support.sse import SSEMessage, parse_sse  # noqa: F401
 
 OWNER = Owner(guest_key="guest-key-of-the-owner")
 OPPONENT = Owner(guest_key="guest-key-of-the-opponent")
@@ -65,35 +65,3 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
-
-
-@dataclass
-class SSEMessage:
-    id: str | None = None
-    event: str = "message"
-    data: str = ""
-
-
-def parse_sse(text: str) -> tuple[list[SSEMessage], list[str], str]:
-    """Complete messages, comment lines, and the unfinished rest of ``text``."""
-    messages: list[SSEMessage] = []
-    comments: list[str] = []
-    *blocks, rest = text.split("\n\n")
-    for block in blocks:
-        message = SSEMessage()
-        fields = False
-        for line in block.split("\n"):
-            if line.startswith(":"):
-                comments.append(line[1:].strip())
-                continue
-            name, _, value = line.partition(":")
-            value = value.removeprefix(" ")
-            if name == "id":
-                message.id, fields = value, True
-            elif name == "event":
-                message.event, fields = value, True
-            elif name == "data":
-                message.data, fields = value, True
-        if fields and message.data:
-            messages.append(message)
-    return messages, comments, rest

@@ -77,3 +77,31 @@ def play_until_draw(public_id: str, seed: int = 1, limit: int = 60) -> None:
     speaker = game.state["draw"]["speaker"]
     print(json.dumps({"speaker": speaker, "version": game.version}))
     connection.close()
+
+
+def setup_games(count: int) -> None:
+    """``count`` two-phone games with a spectator each, for the benchmark."""
+    from battles.models.armies import Owner
+    from tests.support.live import new_game, seat
+
+    games = []
+    for index in range(count):
+        a, b, spectator = (
+            Owner(guest_key=f"bench-{index}-{role}") for role in ("a", "b", "s")
+        )
+        game = new_game(a, title=f"Bench {index}")
+        seat(game, b, "b")
+        seat(game, spectator, "spectator")
+        games.append(
+            {
+                "id": game.pk,
+                "public_id": game.public_id,
+                "sessions": {
+                    "a": _session(a),
+                    "b": _session(b),
+                    "spectator": _session(spectator),
+                },
+            }
+        )
+    print(json.dumps(games))
+    connection.close()

@@ -75,8 +75,11 @@ def shell_json(code: str, env: dict[str, str]) -> object:
 
 
 @contextmanager
-def uvicorn(env: dict[str, str], *, ready_timeout: float = 30) -> Iterator[str]:
-    """A uvicorn process on a free loopback port; yields its base URL."""
+def uvicorn(
+    env: dict[str, str], *, workers: int = 1, ready_timeout: float = 30
+) -> Iterator[str]:
+    """A uvicorn process (``workers`` processes) on a free loopback port;
+    yields its base URL."""
     port = free_port()
     process = subprocess.Popen(
         [
@@ -92,6 +95,8 @@ def uvicorn(env: dict[str, str], *, ready_timeout: float = 30) -> Iterator[str]:
             "warning",
             "--timeout-graceful-shutdown",
             "1",
+            "--workers",
+            str(workers),
         ],
         cwd=ROOT,
         env=env,

@@ -1,0 +1,283 @@
+"""Load benchmark of shared live games: many tables, two phones and a
+spectator each, over real HTTP on loopback.
+
+Run: ``.venv/bin/python tests/bench/bench_live.py`` (``make bench`` runs it),
+or ``... bench_live.py --database postgres`` for PostgreSQL with the
+LISTEN/NOTIFY bus and two uvicorn workers. Not collected by pytest.
+
+For 10 and then 50 concurrent games: a uvicorn server (the embedded default:
+one process, SQLite file, in-process bus); per game three httpx clients
+(side A, side B, a spectator), each holding the game's event stream; the
+phones play the test bot's commands (``tests/support/game_bot.py``) through
+the real endpoint (``POST /games/<id>/act`` with htmx and CSRF, answered
+with the fresh board), one action at a time per table with a short think
+time. The bot reads the state from the database (read only) to choose; the
+server does everything else.
+
+Reported per level: actions done, action latency (request to response)
+median and p95, and how long after the response the other phone's stream
+says so (and the spectator's); negative means the stream was first, which
+happens: the news leaves on commit, before the board is rendered.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+import httpx  # noqa: E402
+
+from tests.support.servers import (  # noqa: E402
+    manage,
+    reachable,
+    server_env,
+    shell_json,
+    uvicorn,
+)
+from tests.support.sse import parse_sse  # noqa: E402
+
+LEVELS = (10, 50)
+
+
+def _form(command: dict, side: str, version: int) -> dict:
+    """The form a phone's tap posts for ``command`` (what the board's forms send)."""
+    fields: dict = {"side": side, "version": str(version), "tap": uuid.uuid4().hex}
+    for name, value in command.items():
+        if value is None:
+            continue
+        if isinstance(value, bool):
+            if name == "free_side":
+                if not value:
+                    fields["no_free_side"] = "1"
+                continue
+            fields[name] = "1" if value else ""
+        elif isinstance(value, list):
+            fields[name] = [str(item) for item in value]
+        else:
+            fields[name] = str(value)
+    return fields
+
+
+class Phone:
+    def __init__(self, base: str, session: str):
+        self.client = httpx.AsyncClient(
+            base_url=base,
+            cookies={"sessionid": session},
+            timeout=httpx.Timeout(30, read=None),
+            limits=httpx.Limits(max_connections=4),
+        )
+        self.heard: dict[int, float] = {}
+        self.token = ""
+        self.stream_task: asyncio.Task | None = None
+
+    async def open(self, public_id: str) -> None:
+        page = await self.client.get(f"/games/{public_id}/")
+        page.raise_for_status()
+        self.token = page.text.split('"X-CSRFToken": "', 1)[1].split('"', 1)[0]
+        connected = asyncio.Event()
+        self.stream_task = asyncio.create_task(self._listen(public_id, connected))
+        await asyncio.wait_for(connected.wait(), 30)
+
+    async def _listen(self, public_id: str, connected: asyncio.Event) -> None:
+        buffer = ""
+        url = f"/games/{public_id}/stream"
+        async with self.client.stream("GET", url) as response:
+            async for text in response.aiter_text():
+                connected.set()
+                messages, _comments, buffer = parse_sse(buffer + text)
+                now = time.perf_counter()
+                for message in messages:
+                    self.heard.setdefault(int(message.data), now)
+
+    async def close(self) -> None:
+        if self.stream_task:
+            self.stream_task.cancel()
+            try:
+                await self.stream_task
+            except (asyncio.CancelledError, httpx.HTTPError):
+                pass
+        await self.client.aclose()
+
+
+def _read_state(game_id: int):
+    from django.db import connection
+
+    from battles.models.games import Game
+
+    try:
+        return Game.objects.values_list("state", "version").get(pk=game_id)
+    finally:
+        connection.close()
+
+
+async def open_table(game: dict, base: str) -> dict[str, Phone]:
+    phones = {role: Phone(base, game["sessions"][role]) for role in game["sessions"]}
+    for phone in phones.values():
+        await phone.open(game["public_id"])
+    return phones
+
+
+async def play_table(game, phones, deadline: float, think: float, results):
+    from tests.support.game_bot import next_command
+
+    try:
+        rng = random.Random(game["id"])
+        while time.perf_counter() < deadline:
+            state, version = await asyncio.to_thread(_read_state, game["id"])
+            if state["phase"] == "finished":
+                break
+            side, command = next_command(state, rng)
+            started = time.perf_counter()
+            answer = await phones[side].client.post(
+                f"/games/{game['public_id']}/act",
+                data=_form(command, side, version),
+                headers={"X-CSRFToken": phones[side].token, "HX-Request": "true"},
+            )
+            answered = time.perf_counter()
+            if answer.status_code != 200:
+                results["errors"].append(f"{answer.status_code} {command['type']}")
+                continue
+            new_version = int(answer.headers["X-Game-Version"])
+            if new_version == version:  # refused by the rules: shown on the board
+                results["refused"] += 1
+                continue
+            results["latency"].append(answered - started)
+            other = phones["b" if side == "a" else "a"]
+            for listener, key in ((other, "other"), (phones["spectator"], "watch")):
+                wait_until = time.perf_counter() + 10
+                while new_version not in listener.heard:
+                    if time.perf_counter() > wait_until:
+                        results["lost"] += 1
+                        break
+                    await asyncio.sleep(0.002)
+                else:
+                    results[key].append(listener.heard[new_version] - answered)
+            await asyncio.sleep(think * (0.5 + rng.random()))
+    finally:
+        for phone in phones.values():
+            await phone.close()
+
+
+def _ms(values: list[float], q: float) -> str:
+    if not values:
+        return "-"
+    values = sorted(values)
+    index = min(len(values) - 1, max(0, round(q * (len(values) - 1))))
+    return f"{values[index] * 1000:7.1f}"
+
+
+async def run_level(games: list[dict], base: str, seconds: float, think: float):
+    results = {
+        "latency": [],
+        "other": [],
+        "watch": [],
+        "errors": [],
+        "refused": 0,
+        "lost": 0,
+    }
+    tables = await asyncio.gather(*(open_table(game, base) for game in games))
+    deadline = time.perf_counter() + seconds  # once every phone is connected
+    await asyncio.gather(
+        *(
+            play_table(game, phones, deadline, think, results)
+            for game, phones in zip(games, tables, strict=True)
+        )
+    )
+    return results
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--think", type=float, default=0.5)
+    parser.add_argument("--workers", type=int, default=0)
+    args = parser.parse_args()
+
+    scratch = Path(tempfile.mkdtemp(prefix="confrontation-bench-live-"))
+    workers = args.workers or (2 if args.database == "postgres" else 1)
+    if args.database == "postgres":
+        if not reachable("127.0.0.1", 5432):
+            sys.exit("PostgreSQL is not reachable on 127.0.0.1:5432")
+        import psycopg
+
+        name = f"confrontation_bench_{os.getpid()}"
+        admin = "postgres://postgres@127.0.0.1:5432/postgres"
+        with psycopg.connect(admin, autocommit=True) as connection:
+            connection.execute(f'CREATE DATABASE "{name}"')
+        settings = {
+            "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{name}",
+            "LIVE_BUS": "postgres",
+            "LIVE_CHANNEL": f"bench_{os.getpid()}",
+        }
+    else:
+        settings = {
+            "DATABASE_URL": f"sqlite:///{scratch / 'bench.sqlite3'}",
+            "LIVE_BUS": "memory",
+        }
+    env = server_env(**settings)
+    # The bench process reads states from the same database (read only).
+    os.environ.update(settings)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "confrontation_site.settings")
+    import logging
+
+    import django
+
+    django.setup()
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    try:
+        manage("migrate", "--noinput", env=env)
+        manage("load_demo", env=env)
+        rows = []
+        with uvicorn(env, workers=workers) as base:
+            for count in LEVELS:
+                games = shell_json(
+                    f"from tests.support.live_setup import setup_games; "
+                    f"setup_games({count})",
+                    env,
+                )
+                results = asyncio.run(run_level(games, base, args.seconds, args.think))
+                rows.append((count, results))
+        print(
+            f"\nShared live games over HTTP on loopback ({args.database}, "
+            f"bus {settings['LIVE_BUS']}, {workers} uvicorn process(es), "
+            f"{os.cpu_count()} CPUs, {args.seconds:.0f} s per level, think time "
+            f"~{args.think} s per table)\n"
+        )
+        print(
+            "games  streams  actions  act/s  latency ms (median  p95)  "
+            "other phone after response ms (median  p95)  spectator (median  p95)"
+            "  lost  errors"
+        )
+        for count, r in rows:
+            print(
+                f"{count:5d}  {count * 3:7d}  {len(r['latency']):7d}  "
+                f"{len(r['latency']) / args.seconds:5.1f}  "
+                f"{_ms(r['latency'], 0.5)}  {_ms(r['latency'], 0.95)}"
+                f"              {_ms(r['other'], 0.5)}  {_ms(r['other'], 0.95)}"
+                f"                    {_ms(r['watch'], 0.5)}  {_ms(r['watch'], 0.95)}"
+                f"  {r['lost']:4d}  {len(r['errors']):6d}"
+            )
+            if r["errors"]:
+                print("   errors:", sorted(set(r["errors"]))[:5])
+    finally:
+        if args.database == "postgres":
+            from django.db import connections
+
+            connections.close_all()
+            with psycopg.connect(admin, autocommit=True) as connection:
+                connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+"""Reading Server-Sent Events as a browser's EventSource does (no Django)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class SSEMessage:
+    id: str | None = None
+    event: str = "message"
+    data: str = ""
+
+
+def parse_sse(text: str) -> tuple[list[SSEMessage], list[str], str]:
+    """Complete messages, comment lines, and the unfinished rest of ``text``."""
+    messages: list[SSEMessage] = []
+    comments: list[str] = []
+    *blocks, rest = text.split("\n\n")
+    for block in blocks:
+        message = SSEMessage()
+        fields = False
+        for line in block.split("\n"):
+            if line.startswith(":"):
+                comments.append(line[1:].strip())
+                continue
+            name, _, value = line.partition(":")
+            value = value.removeprefix(" ")
+            if name == "id":
+                message.id, fields = value, True
+            elif name == "event":
+                message.event, fields = value, True
+            elif name == "data":
+                message.data, fields = value, True
+        if fields and message.data:
+            messages.append(message)
+    return messages, comments, rest
