@@ -25,6 +25,7 @@ from battles.presenters.words import (
     action_word,
     pending_title,
     phase_word,
+    rules_text,
     side_word,
 )
 from rules.activation import DrawPhase
@@ -237,7 +238,7 @@ def _strategic_panel(state, side, draft: Sequence[str] | None) -> Panel:
             "id": f,
             "label": state["fighters"][f]["label"],
             "ok": ok,
-            "why": why,
+            "why": rules_text(why),
             "dis": st.value_of(state, f, "DIS"),
         }
         for f, ok, why in tactics_candidates(state, side)

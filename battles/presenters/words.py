@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
+
+from rules.errors import IllegalAction, Message
 
 OUTCOMES = {
     "none": _("no wound"),
@@ -81,10 +85,20 @@ def side_word(side: str | None) -> str:
     return str(SIDES.get(side or "", side or ""))
 
 
+def rules_text(message: Any) -> str:
+    """A sentence from ``rules/`` in the player's language.
+
+    An ``IllegalAction`` or a ``rules.errors.Message`` is a template marked
+    ``_()`` and its values: the template goes through gettext, then the values
+    (themselves translated when they are messages) fill it in.
+    """
+    if isinstance(message, (IllegalAction, Message)):
+        return message.render(gettext, get_language() or "en")
+    return str(message)
+
+
 def pending_title(pending: dict, labels: dict[str, str]) -> str:
     """What a pending roll or choice is about, in the player's language."""
-    from django.utils.translation import gettext
-
     purpose = pending.get("purpose")
     context = pending.get("context") or {}
 

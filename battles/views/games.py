@@ -29,6 +29,7 @@ from battles.presenters.board import (
     status_line,
 )
 from battles.presenters.log import log_lines
+from battles.presenters.words import rules_text
 from battles.services import games as services
 from battles.views.access import Viewer, get_game_for_viewer
 from rules.errors import IllegalAction
@@ -186,11 +187,7 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
 
 def _rules_message(error: IllegalAction) -> str:
     """The rules' message in the player's language (rules mark them with _())."""
-    template = _(error.template)
-    try:
-        return template.format(**error.params) if error.params else template
-    except (KeyError, IndexError, ValueError):
-        return str(error)
+    return rules_text(error)
 
 
 def _answer(request, game, viewer, error: str = "", field: str = "") -> HttpResponse:
