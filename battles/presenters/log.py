@@ -299,20 +299,14 @@ def _describe(
     return None
 
 
-def log_lines(
-    events: Sequence[Mapping[str, Any]],
-    viewer_sides: Sequence[str],
-    *,
-    disputed: Iterable[int] = (),
-) -> list[LogLine]:
-    """Every event worth a line, oldest first, with its turn and phase."""
-    undone = undone_actions(events)
-    disputed_seqs = set(disputed)
-    labels: dict[str, str] = {}
-    if events and events[0]["kind"] == "game_started":
-        fighters = events[0]["payload"]["state"]["fighters"]
-        labels = {f: data["label"] for f, data in fighters.items()}
-    lines = []
+# The phase before a step_changed into each phase (chapter 4: the phases of a
+# turn always come in this order; an empty combat phase still opens and closes).
+PREVIOUS_PHASE = {"activation": "strategic", "combat": "activation", "upkeep": "combat"}
+
+
+def _forward_positions(events: Sequence[Mapping[str, Any]]) -> list[tuple[int, str]]:
+    """(turn, phase) after each event, read from the start of the log."""
+    positions = []
     turn, phase = 1, "strategic"
     for event in events:
         payload = event.get("payload") or {}
@@ -320,6 +314,63 @@ def log_lines(
             turn, phase = payload["turn"], "strategic"
         elif event["kind"] == "step_changed" and "phase" in payload:
             phase = payload["phase"]
+        positions.append((turn, phase))
+    return positions
+
+
+def _backward_positions(
+    events: Sequence[Mapping[str, Any]], state: Mapping[str, Any]
+) -> list[tuple[int, str]]:
+    """(turn, phase) after each of the latest events, read back from the state.
+
+    Lets the board show its last lines without reading the whole log.
+    """
+    turn, phase = state["turn"], state["phase"]
+    if phase == "finished":
+        # The game ended in the phase of the last phase change.
+        phase = next(
+            (
+                e["payload"]["phase"]
+                for e in reversed(events)
+                if e["kind"] == "step_changed" and "phase" in (e.get("payload") or {})
+            ),
+            "upkeep",
+        )
+    positions = []
+    for event in reversed(events):
+        positions.append((turn, phase))
+        payload = event.get("payload") or {}
+        if event["kind"] == "turn_started":
+            turn, phase = turn - 1, "upkeep"
+        elif event["kind"] == "step_changed" and "phase" in payload:
+            phase = PREVIOUS_PHASE.get(payload["phase"], phase)
+    return list(reversed(positions))
+
+
+def log_lines(
+    events: Sequence[Mapping[str, Any]],
+    viewer_sides: Sequence[str],
+    *,
+    disputed: Iterable[int] = (),
+    state: Mapping[str, Any] | None = None,
+) -> list[LogLine]:
+    """The events worth a line, oldest first, with their turn and phase.
+
+    ``events`` is the whole log, or with ``state`` (the game's snapshot) only
+    its latest events: turn and phase are then read back from the state.
+    """
+    undone = undone_actions(events)
+    disputed_seqs = set(disputed)
+    if state is not None:
+        fighters = state["fighters"]
+        positions = _backward_positions(events, state)
+    else:
+        fighters = events[0]["payload"]["state"]["fighters"] if events else {}
+        positions = _forward_positions(events)
+    labels = {f: data["label"] for f, data in fighters.items()}
+    lines = []
+    for event, (turn, phase) in zip(events, positions, strict=True):
+        payload = event.get("payload") or {}
         described = _describe(event, viewer_sides, labels)
         if not described or not described[0]:
             continue

@@ -406,6 +406,14 @@ def rules_events(game: Game) -> list[dict[str, Any]]:
     return [event.as_rules_event() for event in game.events.order_by("seq")]
 
 
+def latest_events(game: Game, count: int) -> list[dict[str, Any]]:
+    """The last ``count`` events of the log, oldest first (for the board)."""
+    rows = game.events.order_by("-seq").values(
+        "seq", "action", "kind", "side", "payload"
+    )[:count]
+    return [{**row, "side": row["side"] or None} for row in reversed(rows)]
+
+
 def replayed_state(game: Game) -> dict[str, Any]:
     """The state the log gives; must equal ``game.state`` (tests check it)."""
     return replay(rules_events(game))

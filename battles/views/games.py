@@ -36,6 +36,7 @@ from rules.errors import IllegalAction
 from rules.game import state as st
 
 LOG_ON_BOARD = 12
+RECENT_EVENTS = 40  # enough for the board's last lines, whatever the log's length
 VIEW_AS_KEY = "view_as:{pk}"
 DRAFT_KEY = "sequence_draft:{pk}:{side}"
 
@@ -69,9 +70,9 @@ def board_context(
         holding = request.session.get(VIEW_AS_KEY.format(pk=game.pk))
         if holding != side:
             handover = side
-    events = services.rules_events(game)
+    events = services.latest_events(game, RECENT_EVENTS)
     disputed = game.events.filter(disputed=True).values_list("seq", flat=True)
-    lines = log_lines(events, viewer.sides, disputed=disputed)
+    lines = log_lines(events, viewer.sides, disputed=disputed, state=state)
     # What the last tap did (a roll's natural and final results, a wound...),
     # shown above the panel so nobody has to look for it in the log.
     last_action = events[-1]["action"] if len(events) > 1 else None

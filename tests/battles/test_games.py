@@ -397,3 +397,16 @@ def test_the_board_takes_a_fixed_number_of_queries(game, owner_client):
     with CaptureQueriesContext(connection) as later:
         owner_client.get(f"/games/{game.public_id}/board")
     assert len(later) == len(first)
+
+
+def test_the_board_log_reads_turn_and_phase_back_from_the_state(game):
+    from battles.presenters.log import log_lines
+
+    for actions in (300, 6000):  # a game under way, then finished
+        game = play_to_the_end(game, seed=11, actions=actions)
+        everything = log_lines(services.rules_events(game), ["a"])
+        for count in (5, 40, 120):
+            window = services.latest_events(game, count)
+            recent = log_lines(window, ["a"], state=game.state)
+            assert recent == everything[-len(recent) :]
+    assert game.state["phase"] == "finished"

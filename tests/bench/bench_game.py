@@ -1,0 +1,126 @@
+"""Benchmark: one game action, request to response, against a trivial view.
+
+Run: ``.venv/bin/python tests/bench/bench_game.py`` (``make bench`` runs it).
+It builds a throw-away SQLite database (or uses ``DATABASE_URL``), loads the
+demo armies, starts a game and has the test bot play it through the real view
+(``POST /games/<id>/act`` with htmx, which answers with the fresh board), and
+times each request in process with Django's test client. The trivial view is
+``/healthz`` (one ``SELECT 1``). Reported: median and 95th percentile, and the
+number of SQL queries per request.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "confrontation_site.settings")
+SCRATCH = tempfile.mkdtemp(prefix="confrontation-bench-")
+os.environ.setdefault("DATABASE_URL", f"sqlite:///{SCRATCH}/bench.sqlite3")
+os.environ.setdefault("DEBUG", "false")
+os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-0123456789abcdefghijklmnop")
+os.environ.setdefault("ALLOWED_HOSTS", "testserver")
+os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from battles.models import Army, Game  # noqa: E402
+from battles.models.armies import Owner  # noqa: E402
+from battles.services.games import create_game  # noqa: E402
+from tests.support.game_bot import next_command  # noqa: E402
+
+ACTIONS = int(os.environ.get("BENCH_ACTIONS", "400"))
+TRIVIAL = int(os.environ.get("BENCH_TRIVIAL", "400"))
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def form_data(command: dict, side: str, version: int, tap: str) -> dict:
+    data: dict = {"side": side, "version": version, "tap": tap}
+    for key, value in command.items():
+        if isinstance(value, list):
+            data[key] = value
+        elif isinstance(value, bool):
+            data[key] = "1" if value else "0"
+        elif value is not None:
+            data[key] = str(value)
+    return data
+
+
+def main() -> None:
+    call_command("migrate", verbosity=0)
+    call_command("load_demo", verbosity=0)
+    client = Client(HTTP_HX_REQUEST="true", secure=True)
+    session = client.session
+    session["guest_key"] = "bench-guest"
+    session.save()
+    army_a, army_b = Army.objects.filter(is_demo=True).order_by("pk")[:2]
+    owner = Owner(guest_key="bench-guest")
+    rng = random.Random(1)
+
+    def new_game() -> Game:
+        return create_game(
+            owner=owner, army_a=army_a, army_b=army_b, turns=6, mode="one_phone"
+        )
+
+    game = new_game()
+    timings, queries = [], []
+    for number in range(ACTIONS):
+        game.refresh_from_db()
+        if game.state["phase"] == "finished":
+            game = new_game()
+            continue
+        side, command = next_command(game.state, rng)
+        data = form_data(command, side, game.version, f"bench-{number}")
+        with CaptureQueriesContext(connection) as captured:
+            start = time.perf_counter()
+            response = client.post(f"/games/{game.public_id}/act", data)
+            timings.append(time.perf_counter() - start)
+        queries.append(len(captured))
+        assert response.status_code == 200, response.status_code
+        assert b"message-error" not in response.content, command
+
+    trivial, trivial_queries = [], []
+    for _ in range(TRIVIAL):
+        with CaptureQueriesContext(connection) as captured:
+            start = time.perf_counter()
+            response = client.get("/healthz")
+            trivial.append(time.perf_counter() - start)
+        trivial_queries.append(len(captured))
+        assert response.status_code == 200
+
+    events = game.events.count()
+    print(f"database: {connection.vendor}; {ACTIONS} game actions, {TRIVIAL} trivial")
+    print(f"{'request':<28}{'median ms':>10}{'p95 ms':>10}{'queries':>9}")
+    for name, values, counts in (
+        ("game action (POST /act)", timings, queries),
+        ("trivial view (/healthz)", trivial, trivial_queries),
+    ):
+        print(
+            f"{name:<28}{statistics.median(values) * 1000:>10.2f}"
+            f"{percentile(values, 0.95) * 1000:>10.2f}"
+            f"{statistics.median(counts):>9.0f}"
+        )
+    print(f"queries per action: min {min(queries)}, max {max(queries)}")
+    print(f"last game's log: {events} events")
+
+
+if __name__ == "__main__":
+    main()
