@@ -26,7 +26,7 @@ run: $(VENV)/.run-installed
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
 	@echo "Serving on http://$(HOST):$(PORT)/"
-	$(PY) -m uvicorn confrontation_site.asgi:application --host $(HOST) --port $(PORT)
+	$(PY) -m uvicorn confrontation_site.asgi:application --host $(HOST) --port $(PORT) --lifespan off
 
 ## Find or install Debian's Chromium for the browser tests.
 chromium:
