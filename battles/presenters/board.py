@@ -585,6 +585,12 @@ def pile_counts(state: Mapping[str, Any], viewer_sides: Sequence[str]) -> dict |
                 else bool(reserved)
             ),
             "refusals": phase.refusals[side],
+            "played": [
+                state["cards"][card]["name"]
+                for play in phase.played
+                if play.side == side
+                for card in play.cards
+            ],
         }
     return result
 

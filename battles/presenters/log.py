@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from battles.presenters.words import (
+    RANGE_BANDS,
     action_word,
     location_word,
     outcome_word,
@@ -131,10 +132,11 @@ def _describe(
                     "Tir",
                 )
             values["difficulty"] = p["difficulty"]
+            values["band"] = str(RANGE_BANDS.get(p.get("band") or "", ""))
             return (
                 _(
-                    "%(fighter)s shoots %(target)s at %(cm)s cm (difficulty "
-                    "%(difficulty)s)."
+                    "%(fighter)s shoots %(target)s at %(cm)s cm: %(band)s, "
+                    "difficulty %(difficulty)s."
                 )
                 % values,
                 "Tir",
@@ -327,15 +329,7 @@ def _backward_positions(
     """
     turn, phase = state["turn"], state["phase"]
     if phase == "finished":
-        # The game ended in the phase of the last phase change.
-        phase = next(
-            (
-                e["payload"]["phase"]
-                for e in reversed(events)
-                if e["kind"] == "step_changed" and "phase" in (e.get("payload") or {})
-            ),
-            "upkeep",
-        )
+        phase = state["finished"]["in_phase"]
     positions = []
     for event in reversed(events):
         positions.append((turn, phase))

@@ -62,6 +62,11 @@ DRAW_ACTIONS = {
     "play_reserve_and_top": _("Play the reserve and the top card"),
     "refuse": _("Use a refusal"),
 }
+RANGE_BANDS = {
+    "short": _("short range"),
+    "medium": _("medium range"),
+    "long": _("long range"),
+}
 SIDES = {"a": pgettext_lazy("side", "Side A"), "b": pgettext_lazy("side", "Side B")}
 
 

@@ -37,7 +37,7 @@ from rules.movement import (
     walk_distance_cm,
 )
 from rules.sequence import validate_sequence
-from rules.shooting import Shooter, shooting_problems, shot_difficulty
+from rules.shooting import Shooter, range_band, shooting_problems, shot_difficulty
 from rules.tactics import Army, TacticsFighter, tactics_eligibility
 from rules.turn import validate_activation
 from rules.upkeep import UpkeepFighter, upkeep_checklist
@@ -586,7 +586,9 @@ def _shoot(batch: _Batch, side: str, command: Command) -> None:
         raise IllegalAction(_("Measure the distance to the target, in cm.")) from None
     if not 0 <= distance <= 1000:
         raise IllegalAction(_("A distance is between 0 and 1000 cm."))
-    difficulty = shot_difficulty(distance, tuple(card["weapon"]["ranges"]))
+    ranges = tuple(card["weapon"]["ranges"])
+    difficulty = shot_difficulty(distance, ranges)
+    band = range_band(distance, ranges)
     declared = {
         "fighter": shooter_id,
         "label": shooter["label"],
@@ -595,6 +597,7 @@ def _shoot(batch: _Batch, side: str, command: Command) -> None:
         "target_label": target["label"],
         "distance_cm": distance,
         "difficulty": difficulty,
+        "band": band.value if band else None,
     }
     batch.emit("action_declared", declared)
     if difficulty is None:

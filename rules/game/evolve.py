@@ -117,10 +117,11 @@ def _turn_started(state: State, payload: Mapping[str, Any]) -> None:
 
 
 def _game_finished(state: State, payload: Mapping[str, Any]) -> None:
+    # Remember the phase the game ended in (the log reads it back).
+    state["finished"] = {**copy_state(dict(payload)), "in_phase": state["phase"]}
     state["phase"] = "finished"
     state["step"] = "finished"
     state["pending"] = None
-    state["finished"] = copy_state(dict(payload))
 
 
 EVOLVERS: dict[str, Callable[[State, Mapping[str, Any]], None]] = {

@@ -34,13 +34,14 @@ def guest(client: Client, key: str) -> Owner:
 
 @pytest.fixture
 def owner_client(client):
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"  # the texts checked are English
     guest(client, "owner-key")
     return client
 
 
 @pytest.fixture
 def opponent_client():
-    other = Client()
+    other = Client(HTTP_ACCEPT_LANGUAGE="en")
     guest(other, "opponent-key")
     return other
 
