@@ -2,6 +2,7 @@
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -12,3 +13,14 @@ settings.register_profile(
 )
 settings.register_profile("dev", deadline=None, max_examples=50)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config, items):
+    """Run the browser tests last, after pytest-randomly's shuffle.
+
+    Playwright's sync API keeps an asyncio loop running on the main thread for
+    the session's shared browser; tests that start their own loop
+    (``asyncio.run``) must come before it.
+    """
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
