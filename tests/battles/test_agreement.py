@@ -28,6 +28,12 @@ from tests.support.live import (
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def english(settings):
+    """These tests read the English texts (the French pass is tested apart)."""
+    settings.LANGUAGE_CODE = "en"
+
+
 def _target_side(game, event) -> str:
     return game.state["fighters"][event.payload["target"]]["side"]
 

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
+from tests.support.aio import run_async
 from tests.support.live import parse_sse
 from tests.support.servers import reachable, server_env, shell_json, uvicorn
 
@@ -177,7 +178,7 @@ def test_an_action_on_one_process_reaches_a_stream_on_another(bus_settings):
                     heard_at - answered_at,
                 )
 
-        missed, resumed, _answer, delay = asyncio.run(scenario())
+        missed, resumed, _answer, delay = run_async(scenario())
     assert len(missed) == 3
     assert resumed == missed
     assert delay < DELIVERY_SECONDS

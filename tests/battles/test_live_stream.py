@@ -21,6 +21,7 @@ from django.test import AsyncClient
 from django.urls import reverse
 
 from battles.live import bus as live_bus
+from tests.support.aio import run_async
 from tests.support.live import (
     OPPONENT,
     OUTSIDER,
@@ -32,6 +33,12 @@ from tests.support.live import (
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def english(settings):
+    """These tests read the English texts (the French pass is tested apart)."""
+    settings.LANGUAGE_CODE = "en"
 
 
 def phone_of(owner) -> AsyncClient:
@@ -160,7 +167,7 @@ def test_a_phone_that_slept_gets_every_action_it_missed_in_order_once(game):
         await stream.close()
         return missed, versions(received)
 
-    missed, received = asyncio.run(scenario())
+    missed, received = run_async(scenario())
     assert len(missed) == 3
     assert received == missed
 
@@ -178,7 +185,7 @@ def test_an_open_stream_hears_of_each_action_at_once(game):
         await stream.close()
         return played, versions(stream.messages)
 
-    played, received = asyncio.run(scenario())
+    played, received = run_async(scenario())
     assert received == played
 
 
@@ -191,7 +198,7 @@ def test_without_a_starting_point_the_current_version_comes_at_once(game):
         await stream.close()
         return versions(received)
 
-    assert asyncio.run(scenario()) == [game.version]
+    assert run_async(scenario()) == [game.version]
 
 
 def test_last_event_id_wins_over_since(game):
@@ -207,7 +214,7 @@ def test_last_event_id_wins_over_since(game):
         await stream.close()
         return played, versions(received)
 
-    played, received = asyncio.run(scenario())
+    played, received = run_async(scenario())
     assert received == played[1:]
 
 
@@ -220,7 +227,7 @@ def test_the_stream_says_no_cache_no_buffering_and_how_soon_to_retry(game):
         await stream.close()
         return stream.response, first
 
-    response, first = asyncio.run(scenario())
+    response, first = run_async(scenario())
     assert response["Content-Type"].startswith("text/event-stream")
     assert response["Cache-Control"] == "no-cache"
     assert response["X-Accel-Buffering"] == "no"
@@ -238,7 +245,7 @@ def test_a_quiet_stream_sends_heartbeats(game, settings):
         await stream.close()
         return stream.comments
 
-    assert asyncio.run(scenario()).count("heartbeat") >= 2
+    assert run_async(scenario()).count("heartbeat") >= 2
 
 
 def test_a_lost_bus_message_costs_one_heartbeat_not_an_action(game, settings):
@@ -260,7 +267,7 @@ def test_a_lost_bus_message_costs_one_heartbeat_not_an_action(game, settings):
         await stream.close()
         return played, versions(received)
 
-    played, received = asyncio.run(scenario())
+    played, received = run_async(scenario())
     assert received == played
 
 
@@ -274,7 +281,7 @@ def test_a_stream_ends_after_its_lifetime_so_the_browser_reconnects(game, settin
         stream = await open_stream(owner_phone, game, since=game.version)
         return await stream.until_it_ends(3)
 
-    assert asyncio.run(scenario())
+    assert run_async(scenario())
 
 
 def test_closing_a_stream_leaves_no_subscriber_behind(game):
@@ -289,7 +296,7 @@ def test_closing_a_stream_leaves_no_subscriber_behind(game):
         await stream.close()
         return before, during, bus.subscriber_count()
 
-    before, during, after = asyncio.run(scenario())
+    before, during, after = run_async(scenario())
     assert during == before + 1
     assert after == before
 
@@ -304,7 +311,7 @@ def test_an_outsider_cannot_open_the_stream(game):
         anonymous = await anonymous_phone.get(url)
         return outsider.status_code, anonymous.status_code
 
-    assert asyncio.run(scenario()) == (404, 404)
+    assert run_async(scenario()) == (404, 404)
 
 
 def test_the_version_endpoint_answers_seated_people_only(game, client):
@@ -342,5 +349,5 @@ def test_the_stream_never_carries_state(game):
         await stream.close()
         return stream.messages
 
-    for message in asyncio.run(scenario()):
+    for message in run_async(scenario()):
         assert message.data.isdigit()

@@ -20,6 +20,12 @@ from tests.support.live import OPPONENT, OUTSIDER, OWNER, SPECTATOR, new_game, s
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def english(settings):
+    """These tests read the English texts (the French pass is tested apart)."""
+    settings.LANGUAGE_CODE = "en"
+
+
 def client_of(owner) -> Client:
     client = Client()
     session = client.session

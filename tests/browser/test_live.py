@@ -43,7 +43,7 @@ def phones(browser) -> Iterator[dict]:
     problems = PageProblems()
     opened = {}
     for who in ("a", "b", "spectator"):
-        opened[who] = open_phone(browser, problems)
+        opened[who] = open_phone(browser, problems, locale="en-GB")
     yield {who: page for who, (_context, page) in opened.items()} | {
         "problems": problems
     }
