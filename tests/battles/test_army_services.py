@@ -40,6 +40,12 @@ from battles.services.armies import (
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def english(settings):
+    """These tests read the English texts (the French pass is tested apart)."""
+    settings.LANGUAGE_CODE = "en"
+
+
 def with_cards(army: Army) -> Army:
     return Army.objects.with_cards().get(pk=army.pk)
 

@@ -19,6 +19,14 @@ from battles.services.armies import (
 )
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def english(settings):
+    """These tests read the English texts (the French pass is tested apart)."""
+    settings.LANGUAGE_CODE = "en"
+
+
 HTMX = {"HTTP_HX_REQUEST": "true"}
 DATA = Path(__file__).parent / "data"
 

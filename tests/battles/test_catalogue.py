@@ -18,6 +18,12 @@ from battles.services.catalogues import import_catalogue
 DATA = Path(__file__).parent / "data"
 
 
+@pytest.fixture(autouse=True)
+def english(settings):
+    """These tests read the English texts (the French pass is tested apart)."""
+    settings.LANGUAGE_CODE = "en"
+
+
 def data(name: str) -> bytes:
     return (DATA / name).read_bytes()
 
