@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 SIDE_CHOICES = [("a", _("Side A")), ("b", _("Side B"))]
@@ -98,7 +99,7 @@ class Game(models.Model):
         verbose_name_plural = _("games")
 
     def __str__(self) -> str:
-        return self.title or f"Game {self.public_id}"
+        return self.title or gettext("Game %(id)s") % {"id": self.public_id}
 
     def save(self, *args, **kwargs) -> None:
         if not self.dice_seed_hash:
