@@ -26,6 +26,7 @@ import argparse
 import asyncio
 import os
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -271,6 +272,7 @@ def main() -> None:
             if r["errors"]:
                 print("   errors:", sorted(set(r["errors"]))[:5])
     finally:
+        shutil.rmtree(scratch, ignore_errors=True)
         if args.database == "postgres":
             from django.db import connections
 
