@@ -8,9 +8,19 @@ import pytest
 from django.core.management import call_command
 
 from battles.models import Army, ArmyCard
-from tests.browser.conftest import serious_accessibility_violations
+from tests.browser.conftest import open_phone, serious_accessibility_violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def phone(browser, page_problems, live_server):
+    """An English phone: this test reads the English texts (Playwright's locale
+    sets Accept-Language, extra headers do not override it)."""
+    context, page = open_phone(browser, page_problems, locale="en-GB")
+    yield page
+    context.close()
+    assert page_problems.items == [], "\n".join(page_problems.items)
 
 
 @pytest.fixture
@@ -60,7 +70,6 @@ def enter_dice(page, faces):
 
 def test_a_turn_on_one_phone(phone, live_server, armies):
     griffons, pack = armies
-    phone.context.set_extra_http_headers({"Accept-Language": "en"})
     phone.goto(live_server.url + "/games/new/")
     phone.select_option("#id_army_a", str(griffons.pk))
     phone.select_option("#id_army_b", str(pack.pk))
