@@ -64,8 +64,19 @@
     refresh();
   }
 
+  // Someone typing on the board (dice faces, a distance) keeps what they
+  // typed: the refresh waits until the field is left.
+  function typing() {
+    var field = document.activeElement;
+    return !!(field && board.contains(field) && /^(INPUT|TEXTAREA|SELECT)$/.test(field.tagName));
+  }
+
+  board.addEventListener("focusout", function () {
+    window.setTimeout(refresh, 0);
+  });
+
   function refresh() {
-    if (fetching || wanted <= shownVersion()) return;
+    if (fetching || wanted <= shownVersion() || typing()) return;
     fetching = true;
     var asked = wanted;
     htmx
