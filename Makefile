@@ -48,7 +48,7 @@ bench: $(VENV)/.dev-installed
 serve-prod: $(VENV)/.run-installed
 	DEBUG=false $(PY) manage.py collectstatic --noinput
 	DEBUG=false $(PY) manage.py migrate --noinput
-	DEBUG=false $(PY) -m uvicorn confrontation_site.asgi:application --host $(HOST) --port $(PORT) --workers $${WEB_CONCURRENCY:-2} --proxy-headers
+	DEBUG=false $(PY) -m uvicorn confrontation_site.asgi:application --host $(HOST) --port $(PORT) --workers $${WEB_CONCURRENCY:-2} --proxy-headers --timeout-graceful-shutdown 10
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis

@@ -47,8 +47,10 @@ def percent(value: str | Fraction | None) -> str:
     """A probability as a percentage with one decimal ("58.3 %")."""
     if value is None:
         return ""
-    fraction = Fraction(value)
-    return f"{float(fraction) * 100:.1f} %"
+    from django.utils.formats import number_format
+
+    # number_format follows the language: "58,3 %" in French, "58.3 %" in English.
+    return f"{number_format(float(Fraction(value)) * 100, 1)} %"
 
 
 @dataclass

@@ -31,6 +31,7 @@ from battles.presenters.board import (
 from battles.presenters.log import log_lines
 from battles.presenters.words import rules_text
 from battles.services import games as services
+from battles.services.agreement import pending_confirmation
 from battles.views.access import Viewer, get_game_for_viewer
 from rules.errors import IllegalAction
 from rules.game import state as st
@@ -95,7 +96,20 @@ def board_context(
         "error_field": error_field,
         "can_undo": bool(viewer.is_player and game.version > 1 and not game.finished),
         "summary": services.game_summary(game) if game.finished else None,
+        "to_confirm": _results_to_confirm(game, viewer),
+        "can_share": "a" in viewer.roles and game.mode != GameMode.ONE_PHONE,
     }
+
+
+def _results_to_confirm(game: Game, viewer: Viewer) -> list[dict]:
+    """Results on my fighters the other phone made, awaiting my word (optional)."""
+    if not game.require_confirmation or not viewer.is_player:
+        return []
+    found = []
+    for side in viewer.sides:
+        for event in pending_confirmation(game, side):
+            found.append({"side": side, "event": event, "payload": event.payload})
+    return found
 
 
 def _render_board(request, game, viewer, *, status=200, **extra) -> HttpResponse:

@@ -95,7 +95,7 @@ def _require_no_pending(state: State) -> None:
     pending = state["pending"]
     if pending:
         raise IllegalAction(
-            _("Finish this first: {pending}."), pending=pending["label"]
+            _("Finish what is under way first: the roll or choice on the board.")
         )
 
 

@@ -411,3 +411,48 @@ def test_the_board_log_reads_turn_and_phase_back_from_the_state(game):
             recent = log_lines(window, ["a"], state=game.state)
             assert recent == everything[-len(recent) :]
     assert game.state["phase"] == "finished"
+
+
+def test_side_a_sees_the_share_link_and_side_b_does_not(
+    game, owner_client, opponent_client
+):
+    share = f"/games/{game.public_id}/share"
+    assert share in owner_client.get(f"/games/{game.public_id}/").content.decode()
+    assert (
+        share not in opponent_client.get(f"/games/{game.public_id}/").content.decode()
+    )
+
+
+def test_a_wound_waits_for_the_other_phone_which_may_dispute_it(
+    demo_armies, owner_client, opponent_client
+):
+    army_a, army_b = demo_armies
+    game = services.create_game(
+        owner=Owner(guest_key="owner-key"),
+        army_a=army_a,
+        army_b=army_b,
+        require_confirmation=True,
+    )
+    GameSeat.objects.create(game=game, role="b", guest_key="opponent-key")
+    game = play_until(game, kind="wound_rolled", side="a")
+    wound = game.events.filter(kind="wound_rolled", side="a").last()
+    board = opponent_client.get(f"/games/{game.public_id}/board").content.decode()
+    assert "Dispute" in board
+    response = opponent_client.post(
+        f"/games/{game.public_id}/results/{wound.action}/dispute", {"side": "b"}
+    )
+    assert response.status_code in (200, 302)
+    log = owner_client.get(f"/games/{game.public_id}/log").content.decode()
+    assert "disputed" in log
+
+
+def play_until(game: Game, seed: int = 4, **event_filter) -> Game:
+    """Let the bot play until an event matching ``event_filter`` is logged."""
+    rng = random.Random(seed)
+    for _ in range(3000):
+        game.refresh_from_db()
+        if game.events.filter(**event_filter).exists():
+            return game
+        side, command = next_command(game.state, rng)
+        services.perform_action(game, side, command)
+    raise AssertionError("never happened")
