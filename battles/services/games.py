@@ -199,7 +199,9 @@ def create_game(
         raise GameError(str(error)) from None
     with transaction.atomic():
         game = Game.objects.create(
-            title=title,
+            # A title players recognise in their list of games.
+            title=title
+            or f"{setup['sides']['a']['name']} – {setup['sides']['b']['name']}",
             mode=mode,
             dice_mode=dice_mode,
             require_confirmation=require_confirmation,

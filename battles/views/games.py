@@ -86,7 +86,7 @@ def board_context(
         "panel": panel,
         "handover": handover,
         "status": status_line(state),
-        "sides": state["sides"],
+        "sides": _side_names(game),
         "piles": pile_counts(state, viewer.sides),
         "fighters": fighters_by_side(state),
         "log": list(reversed(lines[-LOG_ON_BOARD:])),
@@ -99,6 +99,15 @@ def board_context(
         "to_confirm": _results_to_confirm(game, viewer),
         "can_share": "a" in viewer.roles and game.mode != GameMode.ONE_PHONE,
     }
+
+
+def _side_names(game: Game) -> dict[str, dict[str, str]]:
+    """Each side's name: the player's own, once they gave it, else the army's."""
+    names = {side: {"name": data["name"]} for side, data in game.state["sides"].items()}
+    for seat in game.seats.all():
+        if seat.role in names and seat.player_name:
+            names[seat.role]["name"] = seat.player_name
+    return names
 
 
 def _results_to_confirm(game: Game, viewer: Viewer) -> list[dict]:
