@@ -41,6 +41,7 @@ from rules.game import (
     summarize,
     undo_target,
 )
+from rules.game.state import CHARACTERISTICS
 
 MAX_ENTERED_FACES = 20
 
@@ -119,23 +120,7 @@ def side_setup(army: Army, player_name: str) -> dict[str, Any]:
     cards = []
     for army_card in army.cards.all():
         card = army_card.card
-        profile = {
-            code: _number(card.characteristic(code))
-            for code in (
-                "MOU",
-                "INI",
-                "ATT",
-                "FOR",
-                "DEF",
-                "RES",
-                "TIR",
-                "COU",
-                "PEUR",
-                "DIS",
-                "POU",
-                "FOI",
-            )
-        }
+        profile = {code: _number(card.characteristic(code)) for code in CHARACTERISTICS}
         weapon = None
         if card.has_weapon:
             weapon = {"strength": card.weapon_strength, "ranges": list(card.ranges)}

@@ -1,7 +1,7 @@
 """Armies and reference cards: thin views (who asks → one service → render).
 
 Who owns an army: a logged-in user, or a guest through a random key kept in
-the session (``GUEST_SESSION_KEY``), so a guest builds an army without an
+the session (``battles.identity``), so a guest builds an army without an
 account. Another owner's army is a 404 (not a 403: it does not exist for them).
 Demo armies are readable by everyone and changed by no one; "Copy" duplicates
 one into the requester's armies.
@@ -14,7 +14,6 @@ also works without JavaScript (it then redirects to the page).
 from __future__ import annotations
 
 import json
-import secrets
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -37,26 +36,18 @@ from battles.forms.armies import (
     ReferenceCardForm,
     add_errors,
 )
+from battles.identity import requester
 from battles.models.armies import Army, Owner, ReferenceCard
 from battles.services import armies as services
 from battles.services.armies import RESTORE_WINDOW, ArmyError, ArmyImportError
 from battles.services.catalogues import import_catalogue
 
-# The same key as battles.identity: one guest identity for armies and games.
-GUEST_SESSION_KEY = "guest_key"
 UNDO_SESSION_KEY = "armies_undo"
 LIBRARY_LIMIT = 30
 
 
-def _owner(request: HttpRequest, *, create: bool = False) -> Owner:
-    """The requester as an owner; ``create`` gives a guest a key to own with."""
-    if request.user.is_authenticated:
-        return Owner(user_id=request.user.pk)
-    key = request.session.get(GUEST_SESSION_KEY, "")
-    if not key and create:
-        key = secrets.token_urlsafe(24)
-        request.session[GUEST_SESSION_KEY] = key
-    return Owner(guest_key=key)
+# One guest identity for armies and games (battles.identity).
+_owner = requester
 
 
 def _get_army_for_owner(request: HttpRequest, army_id: int) -> Army:

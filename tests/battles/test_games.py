@@ -12,6 +12,7 @@ from battles.models import Army, Game, GameEvent, GameSeat
 from battles.models.armies import Owner
 from battles.services import games as services
 from rules.errors import IllegalAction
+from rules.game import who_decides
 from tests.support.game_bot import next_command
 
 pytestmark = pytest.mark.django_db
@@ -68,10 +69,15 @@ def act(client, game, **data):
 
 
 def to_activation(game):
+    """Set the sequences still missing (cards in order), then the Tactics roll."""
     for side in ("a", "b"):
-        cards = game.state["sides"][side]["cards"]
-        services.perform_action(game, side, {"type": "set_sequence", "order": cards})
         game.refresh_from_db()
+        if game.state["sequences"][side] is None:
+            cards = game.state["sides"][side]["cards"]
+            services.perform_action(
+                game, side, {"type": "set_sequence", "order": cards}
+            )
+    game.refresh_from_db()
     for side in ("a", "b"):
         fighter = next(
             f
@@ -83,10 +89,10 @@ def to_activation(game):
             game, side, {"type": "choose_tactics_fighter", "fighter": fighter}
         )
         game.refresh_from_db()
-    services.perform_action(game, "a", {"type": "roll"}, faces=[6, 1, 4])
-    game.refresh_from_db()
-    if game.state["step"] != "first_choice":
-        services.perform_action(game, "a", {"type": "keep"})
+    while game.state["step"] == "tactics":
+        pending = game.state["pending"]
+        command = {"type": "keep"} if pending.get("roll") else {"type": "roll"}
+        services.perform_action(game, who_decides(pending) or "a", command)
         game.refresh_from_db()
     winner = game.state["tactics"]["winner"]
     services.perform_action(game, winner, {"type": "choose_first", "first": "a"})
@@ -272,7 +278,7 @@ def test_the_opponent_never_sees_my_sequence_or_my_reserve(
     own_board = owner_client.get(f"/games/{game.public_id}/board").content.decode()
     assert "Your sequence is set" in own_board
     assert names
-    game = to_activation_after_sequences(game)
+    game = to_activation(game)
     services.perform_action(game, "a", {"type": "draw", "action": "reserve"})
     game.refresh_from_db()
     reserved = game.state["draw"]["reserved"]["a"]
@@ -282,44 +288,6 @@ def test_the_opponent_never_sees_my_sequence_or_my_reserve(
     assert f"<td>{reserved_name}</td>" in mine
     assert f"<td>{reserved_name}</td>" not in theirs
     assert "1 card" in theirs or "1 carte" in theirs
-
-
-def to_activation_after_sequences(game):
-    game.refresh_from_db()
-    if game.state["sequences"]["b"] is None:
-        services.perform_action(
-            game,
-            "b",
-            {"type": "set_sequence", "order": game.state["sides"]["b"]["cards"]},
-        )
-        game.refresh_from_db()
-    return to_activation_rest(game)
-
-
-def to_activation_rest(game):
-    for side in ("a", "b"):
-        fighter = next(
-            f
-            for f, data in game.state["fighters"].items()
-            if data["side"] == side
-            and game.state["cards"][data["card"]]["profile"]["DIS"]
-        )
-        services.perform_action(
-            game, side, {"type": "choose_tactics_fighter", "fighter": fighter}
-        )
-        game.refresh_from_db()
-    while game.state["step"] == "tactics":
-        pending = game.state["pending"]
-        command = {"type": "keep"} if pending.get("roll") else {"type": "roll"}
-        from rules.game import who_decides
-
-        side = who_decides(pending) or "a"
-        services.perform_action(game, side, command)
-        game.refresh_from_db()
-    winner = game.state["tactics"]["winner"]
-    services.perform_action(game, winner, {"type": "choose_first", "first": "a"})
-    game.refresh_from_db()
-    return game
 
 
 def test_undo_from_the_page_reverts_my_last_action(game, owner_client):
