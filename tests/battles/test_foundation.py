@@ -211,3 +211,13 @@ def test_a_malformed_boolean_setting_is_refused():
     result = run_manage("check", DEBUG="maybe")
     assert result.returncode != 0
     assert "DEBUG must be true or false" in result.stderr
+
+
+def test_a_post_without_its_csrf_token_gets_a_styled_page_and_changes_nothing():
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE="en")
+    response = strict.post("/games/new/", {"turns": 6})
+    assert response.status_code == 403
+    body = response.content.decode()
+    assert "app.css" in body and "Reload the page" in body
