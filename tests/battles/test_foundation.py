@@ -152,16 +152,48 @@ def test_french_is_translated(client):
     assert "Aller au contenu" in body
 
 
-def test_the_first_load_stays_under_60_kb_compressed(client):
-    """Page weight budget: HTML plus every same-site asset it loads, gzipped."""
-    html = client.get("/").content
+def first_load_bytes(client, url: str) -> int:
+    """HTML plus every same-site asset the page loads, gzipped (page weight)."""
+    html = client.get(url).content
     total = len(gzip.compress(html, 9))
     assets = re.findall(rb'(?:src|href)="(/static/[^"]+)"', html)
     assert assets, "the page should load its CSS and scripts"
-    for url in set(assets):
-        path = finders.find(url.decode().removeprefix("/static/"))
-        assert path, url
+    for asset in set(assets):
+        path = finders.find(asset.decode().removeprefix("/static/"))
+        assert path, asset
         total += len(gzip.compress(Path(path).read_bytes(), 9))
+    return total
+
+
+@pytest.mark.parametrize("url", ["/", "/games/new/", "/armies/", "/hex/"])
+def test_the_first_load_stays_under_60_kb_compressed(client, url):
+    total = first_load_bytes(client, url)
+    assert total < 60 * 1024, f"{url}: {total} bytes compressed"
+
+
+def test_a_game_page_under_way_stays_under_60_kb_compressed(client):
+    from battles.models import Army
+    from battles.models.armies import Owner
+    from battles.services.games import create_game
+    from tests.support.game_bot import next_command
+
+    call_command("load_demo", verbosity=0)
+    army_a, army_b = Army.objects.filter(is_demo=True).order_by("pk")[:2]
+    session = client.session
+    session["guest_key"] = "weigher"
+    session.save()
+    game = create_game(
+        owner=Owner(guest_key="weigher"), army_a=army_a, army_b=army_b, mode="one_phone"
+    )
+    import random
+
+    from battles.services.games import perform_action
+
+    rng = random.Random(3)
+    for _ in range(150):  # well into the game: a long log, wounds, contacts
+        side, command = next_command(game.state, rng)
+        game = perform_action(game, side, command).game
+    total = first_load_bytes(client, f"/games/{game.public_id}/")
     assert total < 60 * 1024, f"{total} bytes compressed"
 
 
