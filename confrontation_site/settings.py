@@ -28,6 +28,10 @@ if not SECRET_KEY:
         fail("SECRET_KEY must be set when DEBUG is false.")
     SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production-0123456789abcdef"
 
+# Behind the site's own TLS proxy: trust its X-Forwarded-Proto (when DEBUG is
+# off) and the address it appends to X-Forwarded-For (rate limits).
+BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
+
 ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else []
 )
@@ -125,7 +129,10 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
-LOGIN_URL = "/admin/login/"
+# Accounts are optional for a casual game (DESIGN "Who may act").
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "home"
+LOGOUT_REDIRECT_URL = "home"
 
 # --- Languages ------------------------------------------------------------
 LANGUAGE_CODE = "fr"
@@ -150,7 +157,7 @@ STORAGES = {
     },
 }
 
-# --- Caches (rate limits and the like) ------------------------------------
+# --- Caches (Redis, when set, also counts the rate limits: battles.ratelimit) --
 REDIS_URL = env_str("REDIS_URL")
 CACHES = {
     "default": (
@@ -199,7 +206,7 @@ if not DEBUG:
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
-    if env_bool("BEHIND_TLS_PROXY", False):
+    if BEHIND_TLS_PROXY:
         SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # A strict policy from the first template on: no inline script or style.

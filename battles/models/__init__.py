@@ -18,3 +18,4 @@ from battles.models.games import (  # noqa: F401, E402
     JoinLinkRole,
     SeatRole,
 )
+from battles.models.ratelimit import RateLimitHit  # noqa: F401, E402
