@@ -101,3 +101,12 @@ urlpatterns += [
         name="game_dispute",
     ),
 ]
+
+# Accounts, optional for a casual game (issue #6).
+from battles.views import accounts  # noqa: E402
+
+urlpatterns += [
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/login/", accounts.signin, name="login"),
+    path("accounts/logout/", accounts.signout, name="logout"),
+]

@@ -14,3 +14,15 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 def server_error(request: HttpRequest) -> HttpResponse:
     # No request context: whatever broke must not break the error page too.
     return HttpResponseServerError(loader.get_template("500.html").render())
+
+
+def too_many_requests(request: HttpRequest, decision) -> HttpResponse:
+    """429: a rate limit refused the attempt (``battles.ratelimit``)."""
+    response = render(
+        request,
+        "429.html",
+        {"retry_minutes": decision.retry_minutes},
+        status=429,
+    )
+    response["Retry-After"] = str(decision.retry_after)
+    return response

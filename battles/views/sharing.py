@@ -23,11 +23,13 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from battles import ratelimit
 from battles.identity import requester
 from battles.models.games import Game, GameMode, JoinLinkRole, SeatRole
 from battles.services import agreement, sharing
 from battles.services.games import GameError
 from battles.views.access import get_game_for_side
+from battles.views.errors import too_many_requests
 
 SESSION_TOKENS = "join_tokens"
 PLAYER_NAME_MAX = 60
@@ -192,7 +194,14 @@ def _game_url(game: Game) -> str:
 @require_http_methods(["GET", "POST"])
 @never_cache
 def join(request: HttpRequest, token: str) -> HttpResponse:
-    """GET: "Join as side B of <game>?"; POST: claim the seat, go to the game."""
+    """GET: "Join as side B of <game>?"; POST: claim the seat, go to the game.
+
+    Both are rate-limited per client address (``ratelimit.JOIN``): tokens
+    cannot be guessed, and nobody gets to try.
+    """
+    decision = ratelimit.hit(ratelimit.JOIN, ratelimit.client_ip(request))
+    if not decision.allowed:
+        return _no_referrer(too_many_requests(request, decision))
     try:
         link = sharing.join_link_for(token)
     except sharing.JoinRefused as refusal:
