@@ -1,8 +1,9 @@
 """Who is asking: a signed-in user, or a guest known by a key in their session.
 
 Guests can build armies and play casual games without an account; the key
-lives in their session, so it survives reloads and follows them if they sign
-in later (Django keeps session data across a login).
+lives in their session, so it survives reloads. When the guest signs up or
+signs in, ``battles.services.accounts.adopt_guest_data`` gives what that key
+owns to the account and the key leaves the session.
 """
 
 from __future__ import annotations
