@@ -13,10 +13,8 @@ import io
 import segno
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
-from django.middleware.csrf import CsrfViewMiddleware
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.decorators import decorator_from_middleware
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -29,6 +27,7 @@ from battles.models.games import Game, GameMode, JoinLinkRole, SeatRole
 from battles.services import agreement, sharing
 from battles.services.games import GameError
 from battles.views.access import get_game_for_side
+from battles.views.csrf import null_origin_csrf_protect
 from battles.views.errors import too_many_requests
 
 SESSION_TOKENS = "join_tokens"
@@ -151,26 +150,9 @@ def game_share_revoke(request: HttpRequest, public_id: str) -> HttpResponse:
 # --- joining ------------------------------------------------------------------------
 
 
-class _JoinPageCsrf(CsrfViewMiddleware):
-    """CSRF for the join form, whose page says ``Referrer-Policy: no-referrer``.
-
-    Under that policy the browser sends ``Origin: null`` with the form's POST
-    (Fetch standard), which plain Django refuses. ``Origin: null`` is taken
-    only when the browser itself says the request came from this very site
-    (``Sec-Fetch-Site: same-origin``, a header no page can set); the CSRF
-    token is then checked as everywhere else.
-    """
-
-    def _origin_verified(self, request: HttpRequest) -> bool:
-        if (
-            request.META.get("HTTP_ORIGIN") == "null"
-            and request.META.get("HTTP_SEC_FETCH_SITE") == "same-origin"
-        ):
-            return True
-        return super()._origin_verified(request)
-
-
-_join_csrf_protect = decorator_from_middleware(_JoinPageCsrf)
+# The join page says ``Referrer-Policy: no-referrer``: its form posts with
+# ``Origin: null`` (see battles.views.csrf).
+_join_csrf_protect = null_origin_csrf_protect
 
 
 def _no_referrer(response: HttpResponse) -> HttpResponse:

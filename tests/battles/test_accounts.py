@@ -184,6 +184,32 @@ def test_sign_out_needs_the_csrf_token(anne):
     assert signed_in_user_id(client) == anne.pk
 
 
+def test_sign_out_works_from_the_join_page_whose_posts_say_origin_null(anne):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(anne)
+    client.get("/")  # the CSRF cookie
+    token = client.cookies["csrftoken"].value
+    data = {"csrfmiddlewaretoken": token}
+    forged = client.post(reverse("logout"), data, HTTP_ORIGIN="null")
+    assert forged.status_code == 403
+    assert signed_in_user_id(client) == anne.pk
+    response = client.post(
+        reverse("logout"), data, HTTP_ORIGIN="null", HTTP_SEC_FETCH_SITE="same-origin"
+    )
+    assert response.status_code == 302
+    assert signed_in_user_id(client) is None
+
+
+@pytest.mark.parametrize("form", ["login", "signup"])
+def test_a_nul_character_is_a_form_error_not_a_500(form):
+    data = {"username": "an\x00ne", "password": PASSWORD}
+    data |= {"password1": PASSWORD, "password2": PASSWORD}
+    response = phone().post(reverse(form), data)
+    assert response.status_code == 200
+    assert "Null characters are not allowed." in response.content.decode()
+    assert not User.objects.exists()
+
+
 # --- a guest's armies and games follow them into the account ---------------------
 
 
