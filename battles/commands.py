@@ -88,6 +88,23 @@ def _list(data: QueryDict, name: str) -> list[str]:
     return values
 
 
+def _combat_choices(data: QueryDict) -> dict[str, Any]:
+    """ "opponent:<fighter>" fields: whom each fighter faces (IV-C); none: the
+    split the app suggested."""
+    choices = {
+        key.removeprefix("opponent:"): value.strip()
+        for key, value in data.items()
+        if key.startswith("opponent:") and value.strip()
+    }
+    if not choices:
+        return {"combats": "suggested"}
+    if len(choices) > MAX_LIST or any(
+        len(k) > MAX_ID or len(v) > MAX_ID for k, v in choices.items()
+    ):
+        raise CommandError(_("Too many values."), "opponent")
+    return {"choices": choices}
+
+
 def _bool(data: QueryDict, name: str) -> bool:
     return data.get(name, "") in ("1", "true", "on", "yes")
 
@@ -136,7 +153,7 @@ def _fields(data: QueryDict, command_type: str) -> dict[str, Any]:
             "two": _text(data, "two"),
             "contact": _bool(data, "contact"),
         },
-        "form_combats": lambda: {"combats": "suggested"},
+        "form_combats": lambda: _combat_choices(data),
         "choose_combat": lambda: {"combat": _int(data, "combat", 0, 500)},
         "set_combat_dice": lambda: {
             "fighter": _text(data, "fighter"),

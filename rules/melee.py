@@ -18,7 +18,13 @@ from dataclasses import dataclass
 
 from rules.errors import IllegalAction, _
 
-__all__ = ["Combat", "suggest_combats", "validate_combats"]
+__all__ = [
+    "Combat",
+    "choices_of",
+    "combats_from_choices",
+    "suggest_combats",
+    "validate_combats",
+]
 
 
 @dataclass(frozen=True)
@@ -144,3 +150,69 @@ def suggest_combats(contacts: Iterable[Sequence[Hashable]]) -> list[Combat]:
             stars[child].append(fighter)
             star_of[fighter] = child
     return [Combat(centre, tuple(many)) for centre, many in stars.items()]
+
+
+def choices_of(combats: Sequence[Combat]) -> dict[Hashable, Hashable]:
+    """Whom each fighter faces in a split: the adversaries face the one, and
+    the one faces the first of them (the form a player edits, IV-C)."""
+    choices = {}
+    for combat in combats:
+        choices[combat.one] = combat.many[0]
+        for adversary in combat.many:
+            choices[adversary] = combat.one
+    return choices
+
+
+def combats_from_choices(
+    choices: Mapping[Hashable, Hashable],
+    names: Mapping[Hashable, str] | None = None,
+) -> list[Combat]:
+    """The combats a player's "who faces whom" choices describe (IV-C).
+
+    A fighter faced by two or more leads a combat against them (and must face
+    one of them); two fighters facing each other, and faced by nobody else,
+    make a one against one. Anything else is refused with ``IllegalAction``;
+    ``validate_combats`` then checks the contacts.
+    """
+    names = names or {}
+
+    def name(fighter: Hashable) -> str:
+        return str(names.get(fighter, fighter))
+
+    faced_by: dict[Hashable, list] = {}
+    for fighter, target in choices.items():
+        faced_by.setdefault(target, []).append(fighter)
+    combats: list[Combat] = []
+    placed: set = set()
+    for centre in sorted(faced_by, key=str):
+        facing = faced_by[centre]
+        if len(facing) < 2:
+            continue
+        if choices.get(centre) not in facing:
+            raise IllegalAction(
+                _(
+                    "{fighter} is faced by several adversaries, so it fights them "
+                    "and must face one of them (IV-C)."
+                ),
+                fighter=name(centre),
+            )
+        combats.append(Combat(centre, tuple(sorted(facing, key=str))))
+        placed.update([centre, *facing])
+    for fighter in sorted(choices, key=str):
+        if fighter in placed:
+            continue
+        target = choices[fighter]
+        if choices.get(target) == fighter and target not in placed:
+            combats.append(Combat(fighter, (target,)))
+            placed.update([fighter, target])
+    for fighter in sorted(choices, key=str):
+        if fighter not in placed:
+            raise IllegalAction(
+                _(
+                    "{fighter} faces {target}, who fights someone else: several "
+                    "against several is not a combat (IV-C)."
+                ),
+                fighter=name(fighter),
+                target=name(choices[fighter]),
+            )
+    return combats

@@ -38,6 +38,7 @@ from rules.game import (
     who_decides,
 )
 from rules.game import state as st
+from rules.melee import Combat, choices_of
 from rules.turn import ActivationAction, activation_problems
 
 SHOWN_CHARACTERISTICS = ("MOU", "INI", "ATT", "FOR", "DEF", "RES", "TIR", "DIS")
@@ -375,12 +376,30 @@ def _combat_panel(state, side) -> Panel:
             }
             for one, two in state["contacts"]
         ]
+        suggested = choices_of(
+            [Combat(c["one"], tuple(c["many"])) for c in combat["suggestion"]]
+        )
+        facing = [
+            {
+                "id": fighter_id,
+                "label": state["fighters"][fighter_id]["label"],
+                "side": state["fighters"][fighter_id]["side"],
+                "options": _options(
+                    state, st.adversaries_in_contact(state, fighter_id)
+                ),
+                "selected": suggested.get(fighter_id),
+            }
+            for fighter_id in sorted(
+                {f for pair in state["contacts"] for f in pair},
+                key=lambda f: (state["fighters"][f]["side"], f),
+            )
+        ]
         return Panel(
             "form_combats",
             side=state["tactics"]["winner"],
             title=_("Split the melees into combats"),
             section="IV-C",
-            data={"suggestion": suggestion, "contacts": contacts},
+            data={"suggestion": suggestion, "contacts": contacts, "facing": facing},
         )
     combats = []
     for index, item in enumerate(combat["combats"]):

@@ -27,7 +27,12 @@ from rules.dice import DiceExhausted, DiceSource
 from rules.errors import IllegalAction, Message, Words, _, joined
 from rules.game import state as st
 from rules.game.evolve import evolve
-from rules.melee import Combat, suggest_combats, validate_combats
+from rules.melee import (
+    Combat,
+    combats_from_choices,
+    suggest_combats,
+    validate_combats,
+)
 from rules.movement import (
     Adversary,
     Disengager,
@@ -1026,9 +1031,20 @@ def _form_combats(batch: _Batch, side: str, command: Command) -> None:
             _("The Tactics winner (side {side}) splits the melees (IV-C)."),
             side=winner.upper(),
         )
+    names = {f: d["label"] for f, d in state["fighters"].items()}
     raw = command.get("combats")
     if raw == "suggested":
         raw = state["combat"]["suggestion"]
+    choices = command.get("choices")
+    if isinstance(choices, dict) and choices:
+        # "Who faces whom", as the Tactics winner set it on the phone.
+        for fighter_id, target in choices.items():
+            st.living_fighter(state, fighter_id)
+            st.living_fighter(state, target)
+        raw = [
+            {"one": c.one, "many": list(c.many)}
+            for c in combats_from_choices(choices, names)
+        ]
     if not isinstance(raw, list) or not raw:
         raise IllegalAction(_("Send the combats: one fighter against one or several."))
     combats = []
@@ -1042,7 +1058,6 @@ def _form_combats(batch: _Batch, side: str, command: Command) -> None:
         for fighter_id in [one, *many]:
             st.living_fighter(state, fighter_id)
         combats.append(Combat(one, tuple(many)))
-    names = {f: d["label"] for f, d in state["fighters"].items()}
     validate_combats(combats, state["contacts"], names)
     defence_only = set(state["defence_only"])
     built = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.core.management import call_command
@@ -424,3 +425,39 @@ def play_until(game: Game, seed: int = 4, **event_filter) -> Game:
         side, command = next_command(game.state, rng)
         services.perform_action(game, side, command)
     raise AssertionError("never happened")
+
+
+def test_the_tactics_winner_can_split_the_melees_otherwise(game, owner_client):
+    rng = random.Random(8)
+    for _ in range(3000):
+        game.refresh_from_db()
+        state = game.state
+        if state["phase"] == "combat" and state["step"] == "forming":
+            break
+        side, command = next_command(state, rng)
+        services.perform_action(game, side, command)
+    else:
+        raise AssertionError("no melee in this game")
+    winner = game.state["tactics"]["winner"]
+    owner_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+    if winner == "b":
+        session = owner_client.session
+        session["guest_key"] = "opponent-key"
+        session.save()
+    board = owner_client.get(f"/games/{game.public_id}/board").content.decode()
+    assert "Split them otherwise" in board
+    # The form as the board fills it in: whom each fighter faces.
+    selected = dict(
+        re.findall(
+            r'name="opponent:([^"]+)">.*?<option value="([^"]+)"[^>]*selected', board
+        )
+    )
+    fighters = {f for pair in game.state["contacts"] for f in pair}
+    assert set(selected) == fighters
+    choices = {f"opponent:{f}": target for f, target in selected.items()}
+    response = act(owner_client, game, type="form_combats", side=winner, **choices)
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.state["step"] == "fighting"
+    combats = game.state["combat"]["combats"]
+    assert {f for c in combats for f in [c["one"], *c["many"]]} == fighters

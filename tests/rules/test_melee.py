@@ -5,7 +5,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.errors import IllegalAction
-from rules.melee import Combat, suggest_combats, validate_combats
+from rules.melee import (
+    Combat,
+    choices_of,
+    combats_from_choices,
+    suggest_combats,
+    validate_combats,
+)
 
 
 def test_IV_C_one_against_one_is_a_combat():
@@ -71,3 +77,37 @@ def test_the_suggested_split_is_always_legal(contacts):
     validate_combats(combats, contacts)
     placed = [f for c in combats for f in c.fighters]
     assert len(placed) == len(set(placed))
+
+
+def test_IV_C_whom_each_fighter_faces_describes_the_combats():
+    # b1 and b2 both face a1: a1 fights them both (and faces one of them).
+    choices = {"a1": "b1", "b1": "a1", "b2": "a1", "a2": "b3", "b3": "a2"}
+    combats = combats_from_choices(choices)
+    assert Combat("a1", ("b1", "b2")) in combats
+    assert Combat("a2", ("b3",)) in combats or Combat("b3", ("a2",)) in combats
+
+
+def test_a_fighter_faced_by_several_must_face_one_of_them():
+    choices = {"a1": "b3", "b1": "a1", "b2": "a1", "b3": "a1"}
+    combats = combats_from_choices(choices)  # a1 faces b3, which faces it: fine
+    assert combats == [Combat("a1", ("b1", "b2", "b3"))]
+    with pytest.raises(IllegalAction, match="must face one of them"):
+        combats_from_choices({"a1": "b9", "b1": "a1", "b2": "a1"})
+
+
+def test_several_against_several_is_refused():
+    # a1 faces b1, b1 faces a2, a2 faces b1's partner... nobody pairs up.
+    with pytest.raises(IllegalAction, match="several against several"):
+        combats_from_choices({"a1": "b1", "b1": "a2", "a2": "b2", "b2": "a1"})
+
+
+@given(melees())
+def test_the_suggestion_round_trips_through_the_choices_form(contacts):
+    combats = suggest_combats(contacts)
+    rebuilt = combats_from_choices(choices_of(combats))
+    validate_combats(rebuilt, contacts)
+
+    def groups(split):
+        return {frozenset(combat.fighters) for combat in split}
+
+    assert groups(rebuilt) == groups(combats)
