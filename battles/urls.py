@@ -1,8 +1,11 @@
 """URLs of the battles app. Each area adds its own block below."""
 
-from django.urls import path
+from django.urls import path, register_converter
 
+from battles.converters import PublicIdConverter
 from battles.views import core
+
+register_converter(PublicIdConverter, "public_id")
 
 urlpatterns = [
     path("", core.home, name="home"),
@@ -53,50 +56,52 @@ from battles.views import games  # noqa: E402
 urlpatterns += [
     path("games/", games.games_list, name="games"),
     path("games/new/", games.game_new, name="game_new"),
-    path("games/<str:public_id>/", games.game_page, name="game"),
-    path("games/<str:public_id>/board", games.game_board, name="game_board"),
-    path("games/<str:public_id>/act", games.game_act, name="game_act"),
-    path("games/<str:public_id>/undo", games.game_undo, name="game_undo"),
+    path("games/<public_id:public_id>/", games.game_page, name="game"),
+    path("games/<public_id:public_id>/board", games.game_board, name="game_board"),
+    path("games/<public_id:public_id>/act", games.game_act, name="game_act"),
+    path("games/<public_id:public_id>/undo", games.game_undo, name="game_undo"),
     path(
-        "games/<str:public_id>/sequence",
+        "games/<public_id:public_id>/sequence",
         games.game_sequence_move,
         name="game_sequence_move",
     ),
-    path("games/<str:public_id>/view-as", games.game_view_as, name="game_view_as"),
-    path("games/<str:public_id>/log", games.game_log, name="game_log"),
-    path("games/<str:public_id>/verify", games.game_verify, name="game_verify"),
+    path(
+        "games/<public_id:public_id>/view-as", games.game_view_as, name="game_view_as"
+    ),
+    path("games/<public_id:public_id>/log", games.game_log, name="game_log"),
+    path("games/<public_id:public_id>/verify", games.game_verify, name="game_verify"),
 ]
 
 # Shared live sessions: share links, joining, live updates, agreement (issue #6).
 from battles.views import live, sharing  # noqa: E402
 
 urlpatterns += [
-    path("games/<str:public_id>/share", sharing.game_share, name="game_share"),
+    path("games/<public_id:public_id>/share", sharing.game_share, name="game_share"),
     path(
-        "games/<str:public_id>/share/<str:role>.svg",
+        "games/<public_id:public_id>/share/<str:role>.svg",
         sharing.game_share_qr,
         name="game_share_qr",
     ),
     path(
-        "games/<str:public_id>/share/renew",
+        "games/<public_id:public_id>/share/renew",
         sharing.game_share_renew,
         name="game_share_renew",
     ),
     path(
-        "games/<str:public_id>/share/revoke",
+        "games/<public_id:public_id>/share/revoke",
         sharing.game_share_revoke,
         name="game_share_revoke",
     ),
     path("join/<str:token>", sharing.join, name="join"),
-    path("games/<str:public_id>/stream", live.game_stream, name="game_stream"),
-    path("games/<str:public_id>/version", live.game_version, name="game_version"),
+    path("games/<public_id:public_id>/stream", live.game_stream, name="game_stream"),
+    path("games/<public_id:public_id>/version", live.game_version, name="game_version"),
     path(
-        "games/<str:public_id>/results/<int:action>/confirm",
+        "games/<public_id:public_id>/results/<int:action>/confirm",
         sharing.game_confirm,
         name="game_confirm",
     ),
     path(
-        "games/<str:public_id>/results/<int:action>/dispute",
+        "games/<public_id:public_id>/results/<int:action>/dispute",
         sharing.game_dispute,
         name="game_dispute",
     ),
