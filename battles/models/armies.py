@@ -42,6 +42,8 @@ from django.db import models
 from django.db.models import Prefetch, Q
 from django.utils.translation import gettext_lazy as _
 
+from rules.game.state import CHARACTERISTICS
+
 __all__ = [
     "Army",
     "ArmyCard",
@@ -73,20 +75,6 @@ FIGHTERS_PER_CARD_RANGE = (1, 20)
 FIGHTERS_IN_ARMY_CARD_RANGE = (1, 50)
 POINTS_LIMIT_RANGE = (1, 10000)
 
-CHARACTERISTICS = (
-    "MOU",
-    "INI",
-    "ATT",
-    "FOR",
-    "DEF",
-    "RES",
-    "TIR",
-    "COU",
-    "PEUR",
-    "DIS",
-    "POU",
-    "FOI",
-)
 # The model field holding each characteristic ("for" and "def" being Python
 # keywords, FOR and DEF are stored as "force" and "defense").
 CHARACTERISTIC_FIELDS = {
