@@ -1,0 +1,324 @@
+"""Rolling dice for what the game waits for: tests, sixes, splits, wounds.
+
+II-A (tests, the reroll of a six), II-B-1 (the wound roll), the initiation
+rules' split roll; a finished roll leads on (a parry, a wound, the next turn of
+speech).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules import odds
+from rules.checks import OpposedRoll, TestRoll
+from rules.dice import DiceExhausted, DiceSource
+from rules.errors import IllegalAction, _
+from rules.game import state as st
+from rules.game.activation_phase import maybe_end_activation_phase, movement_cm
+from rules.game.common import (
+    Batch,
+    Command,
+    State,
+    dice_left,
+    faces_from,
+    fraction_text,
+    label_of,
+)
+from rules.game.pending import (
+    attack_wound_pending,
+    opposed_roll_of,
+    roll_to_dict,
+    test_roll_of,
+    who_decides,
+    wound_pending,
+)
+from rules.wounds import STEPS_TO_DIE, wound_roll
+
+
+def roll_dice(batch: Batch, side: str, command: Command, dice: DiceSource) -> None:
+    state = batch.state
+    pending = state["pending"]
+    if not pending or pending["kind"] not in ("test", "opposed", "wound", "split"):
+        raise IllegalAction(_("There is no roll to make now."))
+    if pending.get("roll"):
+        raise IllegalAction(_("This roll is already made: reroll or keep the six."))
+    if pending["side"] not in (None, side):
+        raise IllegalAction(
+            _("Side {side} makes this roll."), side=pending["side"].upper()
+        )
+    try:
+        if pending["kind"] == "test":
+            roll = TestRoll.start(pending["value"], pending["difficulty"], dice)
+            _roll_progress(batch, side, pending, roll, [*roll.faces])
+        elif pending["kind"] == "opposed":
+            values = pending["values"]
+            roll = OpposedRoll.start(values["a"], values["b"], dice)
+            _roll_progress(batch, side, pending, roll, list(roll.faces))
+        elif pending["kind"] == "wound":
+            _wound_roll(batch, side, pending, faces_from(dice, pending["dice"]))
+        else:
+            _split_roll(batch, side, pending, faces_from(dice, 1)[0])
+    except DiceExhausted:
+        raise IllegalAction(
+            _("Enter more dice: a tie or a six needs another roll.")
+        ) from None
+
+
+def decide_six(
+    batch: Batch, side: str, command: Command, dice: DiceSource, reroll: bool
+) -> None:
+    state = batch.state
+    pending = state["pending"]
+    if (
+        not pending
+        or not pending.get("roll")
+        or pending["kind"]
+        not in (
+            "test",
+            "opposed",
+        )
+    ):
+        raise IllegalAction(_("No six is waiting for a decision."))
+    decider = who_decides(pending)
+    if decider is None:
+        raise IllegalAction(_("No six is waiting for a decision."))
+    if decider != side:
+        raise IllegalAction(
+            _("Side {side} decides about its six."), side=decider.upper()
+        )
+    try:
+        if pending["kind"] == "test":
+            before = test_roll_of(pending)
+            roll = before.decide(reroll, dice if reroll else None)
+            new_faces = list(roll.faces[len(before.faces) :])
+        else:
+            before = opposed_roll_of(pending)
+            roll = before.decide(reroll, dice)
+            new_faces = list(roll.faces[len(before.faces) :])
+    except DiceExhausted:
+        raise IllegalAction(_("Enter the face of the die you rerolled.")) from None
+    _roll_progress(batch, side, pending, roll, new_faces, reroll=reroll)
+
+
+def _roll_progress(
+    batch: Batch,
+    side: str,
+    pending: Mapping[str, Any],
+    roll: TestRoll | OpposedRoll,
+    new_faces: list[int],
+    *,
+    reroll: bool | None = None,
+) -> None:
+    updated = dict(pending)
+    updated["roll"] = roll_to_dict(roll)
+    if isinstance(roll, OpposedRoll):
+        updated["side"] = roll.deciding
+    batch.emit(
+        "roll_updated",
+        {"pending": updated, "faces": new_faces, "reroll": reroll},
+    )
+    if roll.finished:
+        _roll_finished(batch, updated, roll)
+
+
+def _roll_finished(
+    batch: Batch, pending: Mapping[str, Any], roll: TestRoll | OpposedRoll
+) -> None:
+    state = batch.state
+    purpose = pending["purpose"]
+    context = pending["context"]
+    if isinstance(roll, OpposedRoll):
+        result = roll.result()
+        batch.emit(
+            "tactics_won",
+            {
+                "winner": result.winner,
+                "rounds": [list(r) for r in result.rounds],
+                "faces": list(result.faces),
+                "values": dict(pending["values"]),
+                "odds": pending["odds"],
+                "fighters": dict(context["fighters"]),
+                "labels": {
+                    s: label_of(state, f) for s, f in context["fighters"].items()
+                },
+            },
+        )
+        batch.emit("step_changed", {"step": "first_choice", "pending": None})
+        return
+    result = roll.result()
+    resolved = {
+        "purpose": purpose,
+        "side": pending["side"],
+        "label": pending["label"],
+        "value": pending["value"],
+        "difficulty": pending["difficulty"],
+        "faces": list(result.faces),
+        "natural": result.natural,
+        "final": result.final,
+        "success": result.success,
+        "odds": pending["odds"],
+        "section": pending["section"],
+        "context": dict(context),
+    }
+    next_pending = _after_test(state, pending, result)
+    resolved["next"] = next_pending
+    if purpose == "disengage":
+        batch.emit("test_resolved", resolved)
+        fighter_id = context["fighter"]
+        contacts = st.remove_contacts_of(
+            [list(p) for p in state["contacts"]], fighter_id
+        )
+        batch.emit(
+            "disengaged",
+            {
+                "fighter": fighter_id,
+                "label": label_of(state, fighter_id),
+                "success": result.success,
+                "contacts": contacts,
+                "move_cm": movement_cm(state, fighter_id, "walk")
+                if result.success
+                else 0,
+            },
+        )
+        return
+    # test_resolved sets the next pending item (a split, parry or wound roll).
+    batch.emit("test_resolved", resolved)
+    if purpose == "shot" and not next_pending:
+        maybe_end_activation_phase(batch)
+
+
+def _after_test(
+    state: State, pending: Mapping[str, Any], result: Any
+) -> dict[str, Any] | None:
+    """What a finished test leads to: a split roll, a parry choice, a wound roll."""
+    purpose, context = pending["purpose"], pending["context"]
+    if purpose == "shot" and result.success:
+        if context.get("nearest_friend"):
+            return {
+                "kind": "split",
+                "purpose": "split",
+                "side": pending["side"],
+                "label": "the split roll (shot into a melee)",
+                "section": "Tir dans la mêlée",
+                "odds": "1/2",
+                "context": dict(context),
+            }
+        return wound_pending(
+            state,
+            side=pending["side"],
+            target=context["target"],
+            strength=context["strength"],
+            source=context["fighter"],
+            amplified=context.get("amplified", 0),
+            attenuated=context.get("attenuated", 0),
+        )
+    if purpose == "attack" and result.success:
+        combat = state["combat"]["combats"][context["combat"]]
+        target = context["target"]
+        left = dice_left(combat, target, "defence")
+        if left > 0:
+            return {
+                "kind": "choice",
+                "purpose": "parry",
+                "side": state["fighters"][target]["side"],
+                "label": f"{label_of(state, target)} may parry",
+                "section": "IV-C",
+                "options": ["parry", "take"],
+                "parry_odds": fraction_text(
+                    odds.test_success(
+                        st.value_of(state, target, "DEF") or 0, result.final
+                    )
+                ),
+                "context": {**context, "attack_final": result.final},
+            }
+        return attack_wound_pending(state, context)
+    if purpose == "parry" and not result.success:
+        return attack_wound_pending(state, context)
+    return None
+
+
+def _split_roll(batch: Batch, side: str, pending: Mapping[str, Any], face: int) -> None:
+    state = batch.state
+    context = pending["context"]
+    hit = context["target"] if face >= 4 else context["nearest_friend"]
+    next_pending = wound_pending(
+        state,
+        side=side,
+        target=hit,
+        strength=context["strength"],
+        source=context["fighter"],
+        amplified=context.get("amplified", 0),
+        attenuated=context.get("attenuated", 0),
+    )
+    batch.emit(
+        "split_rolled",
+        {
+            "face": face,
+            "hits": hit,
+            "hits_label": label_of(state, hit),
+            "hits_target": face >= 4,
+            "pending": next_pending,
+        },
+    )
+
+
+def _wound_roll(
+    batch: Batch, side: str, pending: Mapping[str, Any], faces: list[int]
+) -> None:
+    state = batch.state
+    context = pending["context"]
+    result = wound_roll(
+        faces,
+        context["strength"],
+        context["resistance"],
+        amplified=context["amplified"],
+        attenuated=context["attenuated"],
+    )
+    target = context["target"]
+    health = st.health(state, target).apply(result.outcome)
+    eliminated = health.dead
+    batch.emit(
+        "wound_rolled",
+        {
+            "target": target,
+            "target_label": label_of(state, target),
+            "source": context["source"],
+            "source_label": label_of(state, context["source"]),
+            "faces": faces,
+            "strength": context["strength"],
+            "resistance": context["resistance"],
+            "location": result.location,
+            "row": result.row,
+            "row_label": result.row_label,
+            "outcome": result.outcome,
+            "steps_after": min(health.wound_steps, STEPS_TO_DIE),
+            "stunned_after": health.stunned and not eliminated,
+            "eliminated": eliminated,
+            "odds": pending["odds"],
+        },
+    )
+    if eliminated:
+        batch.emit(
+            "contacts_changed",
+            {
+                "contacts": st.remove_contacts_of(
+                    [list(p) for p in batch.state["contacts"]], target
+                ),
+                "reason": "eliminated",
+            },
+        )
+    if _check_wipe_out(batch):
+        return
+    if state["phase"] == "activation":
+        maybe_end_activation_phase(batch)
+
+
+def _check_wipe_out(batch: Batch) -> bool:
+    state = batch.state
+    gone = [s for s in st.SIDES if st.wiped_out(state, s)]
+    if not gone:
+        return False
+    winner = None if len(gone) == 2 else st.other(gone[0])
+    batch.emit("game_finished", {"reason": "wiped_out", "winner": winner})
+    return True

@@ -1,0 +1,137 @@
+"""The strategic phase (IV-A): activation sequences and the Tactics roll."""
+
+from __future__ import annotations
+
+from rules import odds
+from rules.activation import DrawPhase
+from rules.errors import IllegalAction, Message, _
+from rules.game import state as st
+from rules.game.activation_phase import maybe_end_activation_phase
+from rules.game.common import (
+    Batch,
+    Command,
+    State,
+    fraction_text,
+    label_of,
+    own_fighter,
+    require_phase,
+)
+from rules.sequence import validate_sequence
+from rules.tactics import Army, TacticsFighter, tactics_eligibility
+
+
+def set_sequence(batch: Batch, side: str, command: Command) -> None:
+    state = batch.state
+    require_phase(state, "strategic")
+    if state["tactics"]["winner"] is not None or (
+        state["pending"] and state["pending"].get("roll")
+    ):
+        raise IllegalAction(
+            _(
+                "Your activation sequence cannot change once the Tactics roll is "
+                "made (IV-A-1)."
+            )
+        )
+    order = command.get("order")
+    if not isinstance(order, list) or not all(isinstance(c, str) for c in order):
+        raise IllegalAction(_("Send the order of your cards."))
+    names = {c: state["cards"][c]["name"] for c in state["sides"][side]["cards"]}
+    try:
+        validate_sequence(
+            order, state["sides"][side]["cards"], st.eliminated_cards(state, side)
+        )
+    except IllegalAction as error:
+        params = {
+            key: names.get(value, value) if isinstance(value, str) else value
+            for key, value in error.params.items()
+        }
+        raise IllegalAction(error.template, **params) from None
+    batch.emit("sequence_set", {"side": side, "order": order})
+    _maybe_ready_for_tactics(batch)
+
+
+def tactics_candidates(state: State, side: str) -> list[tuple[str, bool, str]]:
+    """Each living fighter of ``side``: may it roll the Tactics roll, why (IV-A-2)."""
+    army = Army(state["sides"][side]["people"], state["sides"][side]["alliance"])
+    result = []
+    for fighter_id in st.fighters_of(state, side):
+        card = st.card_of(state, fighter_id)
+        candidate = TacticsFighter(
+            people=card["people"],
+            skills=tuple(card["skills"]),
+            is_ally=card["is_ally"],
+            discipline=st.value_of(state, fighter_id, "DIS"),
+            name=label_of(state, fighter_id),
+        )
+        eligible, reason = tactics_eligibility(candidate, army)
+        if eligible and candidate.discipline is None:
+            eligible, reason = (
+                False,
+                Message(
+                    _("{fighter} has no Discipline (DIS)."), fighter=candidate.name
+                ),
+            )
+        result.append((fighter_id, eligible, reason))
+    return result
+
+
+def choose_tactics_fighter(batch: Batch, side: str, command: Command) -> None:
+    state = batch.state
+    require_phase(state, "strategic")
+    if state["pending"] and state["pending"].get("roll"):
+        raise IllegalAction(_("The Tactics roll is already under way."))
+    fighter_id = command.get("fighter")
+    own_fighter(state, side, fighter_id)
+    verdicts = {f: (ok, why) for f, ok, why in tactics_candidates(state, side)}
+    ok, why = verdicts[fighter_id]
+    if not ok:
+        raise IllegalAction(why)
+    batch.emit("tactics_fighter_set", {"side": side, "fighter": fighter_id})
+    _maybe_ready_for_tactics(batch)
+
+
+def _maybe_ready_for_tactics(batch: Batch) -> None:
+    state = batch.state
+    ready = all(state["sequences"][s] is not None for s in st.SIDES) and all(
+        state["tactics"]["fighters"][s] is not None for s in st.SIDES
+    )
+    if not ready:
+        if state["step"] != "sequences":
+            batch.emit("step_changed", {"step": "sequences", "pending": None})
+        return
+    fighters = state["tactics"]["fighters"]
+    values = {s: st.value_of(state, fighters[s], "DIS") for s in st.SIDES}
+    pending = {
+        "kind": "opposed",
+        "purpose": "tactics",
+        "side": None,
+        "label": "the Tactics roll",
+        "section": "IV-A-2",
+        "values": values,
+        "odds": fraction_text(odds.opposed_win(values["a"], values["b"])),
+        "roll": None,
+        "context": {"fighters": dict(fighters)},
+    }
+    batch.emit("step_changed", {"step": "tactics", "pending": pending})
+
+
+def choose_first(batch: Batch, side: str, command: Command) -> None:
+    state = batch.state
+    require_phase(state, "strategic", "first_choice")
+    winner = state["tactics"]["winner"]
+    if side != winner:
+        raise IllegalAction(
+            _("Only the Tactics winner (side {side}) chooses who speaks first."),
+            side=winner.upper(),
+        )
+    first = command.get("first")
+    if first not in st.SIDES:
+        raise IllegalAction(_("Choose side A or side B."))
+    draw = DrawPhase(
+        {s: list(state["sequences"][s]) for s in st.SIDES}, first
+    ).to_dict()
+    batch.emit("first_chosen", {"first": first, "draw": draw})
+    batch.emit(
+        "step_changed", {"phase": "activation", "step": "draws", "pending": None}
+    )
+    maybe_end_activation_phase(batch)
