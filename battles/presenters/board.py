@@ -19,7 +19,6 @@ from django.utils.translation import gettext as _
 from battles.presenters.words import (
     CONDITIONS,
     DRAW_ACTIONS,
-    LOCATIONS,
     OUTCOMES,
     PHASE_SECTIONS,
     action_word,
@@ -642,7 +641,6 @@ def fighters_by_side(state: Mapping[str, Any]) -> dict[str, list[FighterView]]:
 
 
 __all__ = [
-    "LOCATIONS",
     "Panel",
     "build_panel",
     "expected_side",

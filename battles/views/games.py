@@ -305,7 +305,6 @@ def game_verify(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 __all__ = [
-    "GameMode",
     "game_act",
     "game_board",
     "game_log",

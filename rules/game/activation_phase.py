@@ -98,13 +98,6 @@ def _active_fighter(state: State, side: str, fighter_id: Any) -> dict[str, Any]:
     return found
 
 
-MOVES = {
-    "walk": (walk_distance_cm, "Marche"),
-    "run": (run_distance_cm, "Course"),
-    "covered_move": (walk_distance_cm, "Déplacement à couvert"),
-}
-
-
 def movement_cm(state: State, fighter_id: str, action: str) -> float | None:
     """The movement potential in cm of an action (initiation rules, "Déplacements")."""
     mou = st.value_of(state, fighter_id, "MOU")

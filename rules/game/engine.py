@@ -51,7 +51,6 @@ from rules.game.strategic_phase import (
     tactics_candidates,
 )
 from rules.game.upkeep_phase import tick_upkeep
-from rules.wounds import Health
 
 
 def _set_routed(batch: Batch, side: str, command: Command) -> None:
@@ -170,11 +169,6 @@ def new_game_event(setup: Mapping[str, Any]) -> dict[str, Any]:
     return {"kind": "game_started", "side": None, "payload": {"state": initial}}
 
 
-def health_of(state: State, fighter_id: str) -> Health:
-    """The fighter's ``Health`` (II-B), for the app's fighter list."""
-    return st.health(state, fighter_id)
-
-
 __all__ = [
     "COMBAT_CONVENTION",
     "COMMANDS",
@@ -182,7 +176,6 @@ __all__ = [
     "attack_difficulty",
     "choice_odds",
     "decide",
-    "health_of",
     "movement_cm",
     "new_game_event",
     "tactics_candidates",
