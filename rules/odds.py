@@ -28,7 +28,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import product
 
-from rules.checks import REROLL_MODES, OpposedRoll, TestRoll
+from rules.checks import OpposedRoll, TestRoll, _check_int, _check_mode
 from rules.wounds import NO_EFFECTS, OUTCOMES, WoundEffects, wound_roll
 
 ZERO = Fraction(0)
@@ -37,20 +37,6 @@ SIXTH = Fraction(1, 6)
 # Probability that one die rerolled at every six ends on a '1' (II-A-1):
 # 1/6 at once, or after k sixes: sum of 6**-(k+1) for k >= 1 = 1/30.
 P_NATURAL_ONE = Fraction(1, 5)
-
-
-def _check_int(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be a whole number, not {value!r}.")
-    return value
-
-
-def _check_mode(reroll: str) -> str:
-    if reroll not in REROLL_MODES:
-        raise ValueError(
-            f"reroll must be one of {', '.join(REROLL_MODES)}, not {reroll!r}."
-        )
-    return reroll
 
 
 # --- One die: the natural result (II-A-1) -------------------------------------

@@ -141,4 +141,4 @@ def pending_title(pending: dict, labels: dict[str, str]) -> str:
         return gettext("%(side)s picks the next combat") % {
             "side": side_word(pending.get("side"))
         }
-    return str(pending.get("label", ""))
+    return str(pending.get("purpose", ""))

@@ -297,6 +297,18 @@ def _append(
     return rows
 
 
+def _open_action(
+    game: Game, key: str, command_hash: str, expected_version: int | None
+) -> tuple[Game, ActionResult | None]:
+    """Lock the game, then: a tap seen before (its earlier answer), or a stale
+    one (``StaleAction``), or the locked game to act on (DESIGN: the flow)."""
+    locked = _locked_game(game.pk)
+    repeat = _repeat_of(locked, key, command_hash)
+    if repeat is None and expected_version not in (None, locked.version):
+        raise StaleAction(_("The game moved on: here is where it stands now."))
+    return locked, repeat
+
+
 def perform_action(
     game: Game,
     side: str,
@@ -317,12 +329,11 @@ def perform_action(
     faces = _check_faces(faces)
     command_hash = _command_hash(command, faces)
     with transaction.atomic():
-        locked = _locked_game(game.pk)
-        repeat = _repeat_of(locked, idempotency_key, command_hash)
+        locked, repeat = _open_action(
+            game, idempotency_key, command_hash, expected_version
+        )
         if repeat is not None:
             return repeat
-        if expected_version is not None and expected_version != locked.version:
-            raise StaleAction(_("The game moved on: here is where it stands now."))
         if locked.dice_mode == DiceMode.ENTERED and faces is None:
             faces_needed = command.get("type") in ("roll", "reroll")
             if faces_needed:
@@ -357,12 +368,11 @@ def undo_last_action(
     """Revert the last action, by appending an ``undone`` event (DESIGN)."""
     command_hash = _command_hash({"type": "undo"}, None)
     with transaction.atomic():
-        locked = _locked_game(game.pk)
-        repeat = _repeat_of(locked, idempotency_key, command_hash)
+        locked, repeat = _open_action(
+            game, idempotency_key, command_hash, expected_version
+        )
         if repeat is not None:
             return repeat
-        if expected_version is not None and expected_version != locked.version:
-            raise StaleAction(_("The game moved on: here is where it stands now."))
         events = [e.as_rules_event() for e in locked.events.order_by("seq")]
         target = undo_target(events, side)
         undo = {"kind": "undone", "side": side, "payload": {"action": target}}

@@ -202,7 +202,6 @@ def disengage(batch: Batch, side: str, command: Command) -> None:
     pending = test_pending(
         purpose="disengage",
         side=side,
-        label=f"{fighter['label']} disengages ({plan.method.value})",
         value=plan.value,
         difficulty=plan.difficulty,
         section="Désengagement",
@@ -277,7 +276,6 @@ def shoot(batch: Batch, side: str, command: Command) -> None:
     pending = test_pending(
         purpose="shot",
         side=side,
-        label=f"{shooter['label']} shoots {target['label']}",
         value=st.value_of(state, shooter_id, "TIR") or 0,
         difficulty=difficulty,
         section="Tir",

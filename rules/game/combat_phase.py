@@ -65,7 +65,6 @@ def start_combat_phase(batch: Batch) -> None:
                 "kind": "choice",
                 "purpose": "form_combats",
                 "side": winner,
-                "label": "the Tactics winner splits the melees into combats",
                 "section": "IV-C",
                 "context": {},
             },
@@ -147,7 +146,6 @@ def _pick_pending(state: State, picker: str) -> dict[str, Any]:
         "kind": "choice",
         "purpose": "choose_combat",
         "side": picker,
-        "label": f"side {picker.upper()} picks the next combat",
         "section": "IV-C",
         "context": {},
     }
@@ -275,7 +273,6 @@ def declare_attack(batch: Batch, side: str, command: Command) -> None:
     pending = test_pending(
         purpose="attack",
         side=side,
-        label=f"{label_of(state, attacker)} attacks {label_of(state, target)}",
         value=st.value_of(state, attacker, "ATT") or 0,
         difficulty=difficulty,
         section="IV-C",
@@ -314,7 +311,6 @@ def parry(batch: Batch, side: str, command: Command) -> None:
     parry = test_pending(
         purpose="parry",
         side=side,
-        label=f"{label_of(state, target)} parries",
         value=st.value_of(state, target, "DEF") or 0,
         difficulty=context["attack_final"],
         section="IV-C",

@@ -8,14 +8,13 @@ from typing import Any
 from rules import odds
 from rules.checks import OpposedRoll, TestRoll
 from rules.game import state as st
-from rules.game.common import State, fraction_text, label_of
+from rules.game.common import State, fraction_text
 
 
 def test_pending(
     *,
     purpose: str,
     side: str,
-    label: str,
     value: int,
     difficulty: int,
     section: str,
@@ -25,7 +24,6 @@ def test_pending(
         "kind": "test",
         "purpose": purpose,
         "side": side,
-        "label": label,
         "value": value,
         "difficulty": difficulty,
         "section": section,
@@ -53,7 +51,6 @@ def wound_pending(
         "kind": "wound",
         "purpose": "wound",
         "side": side,
-        "label": f"wound roll on {label_of(state, target)}",
         "section": "II-B-1",
         "dice": 3 if amplified != attenuated else 2,
         "odds": {k: fraction_text(v) for k, v in outcomes.items()},

@@ -150,7 +150,6 @@ def _roll_finished(
     resolved = {
         "purpose": purpose,
         "side": pending["side"],
-        "label": pending["label"],
         "value": pending["value"],
         "difficulty": pending["difficulty"],
         "faces": list(result.faces),
@@ -199,7 +198,6 @@ def _after_test(
                 "kind": "split",
                 "purpose": "split",
                 "side": pending["side"],
-                "label": "the split roll (shot into a melee)",
                 "section": "Tir dans la mêlée",
                 "odds": "1/2",
                 "context": dict(context),
@@ -222,7 +220,6 @@ def _after_test(
                 "kind": "choice",
                 "purpose": "parry",
                 "side": state["fighters"][target]["side"],
-                "label": f"{label_of(state, target)} may parry",
                 "section": "IV-C",
                 "options": ["parry", "take"],
                 "parry_odds": fraction_text(

@@ -105,7 +105,6 @@ def _maybe_ready_for_tactics(batch: Batch) -> None:
         "kind": "opposed",
         "purpose": "tactics",
         "side": None,
-        "label": "the Tactics roll",
         "section": "IV-A-2",
         "values": values,
         "odds": fraction_text(odds.opposed_win(values["a"], values["b"])),
