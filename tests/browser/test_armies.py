@@ -97,7 +97,10 @@ def test_a_player_builds_a_small_army_on_a_phone(phone, live_server):
     ).to_be_disabled()
 
     # Search the library as one types.
-    phone.fill("#library-q", "myst")
+    # Wait for the search's own answer: the results may already read right
+    # before it comes, and leaving the page then would abort it.
+    with phone.expect_response(lambda response: "q=myst" in response.url):
+        phone.fill("#library-q", "myst")
     expect(phone.locator("#library-results")).to_contain_text("Mystique")
     expect(phone.locator("#library-results")).not_to_contain_text("Chasseur")
 
