@@ -23,6 +23,7 @@ from decimal import Decimal
 
 from django.db import transaction
 
+from battles.files.army_json import card_profile
 from battles.models.armies import (
     Army,
     ArmyCard,
@@ -35,7 +36,7 @@ from battles.models.armies import (
     Size,
     Voie,
 )
-from battles.services.armies import _set_abilities, card_profile
+from battles.services.armies import _set_abilities
 
 __all__ = ["ARCHETYPES", "DEMO_ARMIES", "PEOPLES", "PRINTED_CARDS", "load_demo"]
 

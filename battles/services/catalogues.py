@@ -15,9 +15,10 @@ from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from battles.catalogue import CatalogueError, read_catalogue
+from battles.files.army_json import card_profile
+from battles.files.battlescribe import CatalogueError, read_catalogue
 from battles.models.armies import CardSource, Owner, People, ReferenceCard
-from battles.services.armies import ArmyError, _set_abilities, card_profile
+from battles.services.armies import ArmyError, _set_abilities
 
 __all__ = ["ImportSummary", "import_catalogue"]
 

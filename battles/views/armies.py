@@ -26,7 +26,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import HttpResponseClientRedirect
 
-from battles.catalogue import MAX_FILE_BYTES
+from battles.files import army_json
+from battles.files.army_json import ArmyImportError
+from battles.files.battlescribe import MAX_FILE_BYTES
 from battles.forms.armies import (
     AddCardForm,
     ArmyForm,
@@ -39,7 +41,7 @@ from battles.forms.armies import (
 from battles.identity import requester
 from battles.models.armies import Army, Owner, ReferenceCard
 from battles.services import armies as services
-from battles.services.armies import RESTORE_WINDOW, ArmyError, ArmyImportError
+from battles.services.armies import RESTORE_WINDOW, ArmyError
 from battles.services.catalogues import import_catalogue
 
 UNDO_SESSION_KEY = "armies_undo"
@@ -215,7 +217,7 @@ def army_sheet(request: HttpRequest, army_id: int) -> HttpResponse:
 @require_GET
 def army_export(request: HttpRequest, army_id: int) -> HttpResponse:
     army = _get_army_for_reader(request, army_id)
-    data = services.export_army_json(army)
+    data = army_json.export_army_json(army)
     response = HttpResponse(
         json.dumps(data, ensure_ascii=False, indent=2),
         content_type="application/json; charset=utf-8",
@@ -310,11 +312,11 @@ def army_import(request: HttpRequest) -> HttpResponse:
     problems: list[tuple[str, str]] = []
     if form.is_valid():
         upload = form.cleaned_data["file"]
-        if upload.size > services.MAX_IMPORT_BYTES:
+        if upload.size > army_json.MAX_IMPORT_BYTES:
             form.add_error("file", _("The file is larger than 1 MB."))
         else:
             try:
-                army = services.import_army_json(
+                army = army_json.import_army_json(
                     _owner(request, create=True), upload.read()
                 )
             except ArmyImportError as error:

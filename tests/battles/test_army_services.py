@@ -10,6 +10,11 @@ import pytest
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from battles.files.army_json import (
+    ArmyImportError,
+    export_army_json,
+    import_army_json,
+)
 from battles.models.armies import (
     Army,
     ArmyCard,
@@ -24,15 +29,12 @@ from battles.models.armies import (
 )
 from battles.services.armies import (
     ArmyError,
-    ArmyImportError,
     add_card,
     change_count,
     create_army,
     create_custom_card,
     delete_army,
     duplicate_army,
-    export_army_json,
-    import_army_json,
     remove_card,
     undo_delete,
 )

@@ -10,12 +10,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from battles.files.army_json import export_army_json
 from battles.models.armies import Army, ArmyCard, Owner, ReferenceCard
 from battles.services.armies import (
     add_card,
     create_army,
     create_custom_card,
-    export_army_json,
 )
 
 pytestmark = pytest.mark.django_db

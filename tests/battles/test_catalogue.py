@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from django.core.management import CommandError, call_command
 
-from battles.catalogue import CatalogueError, read_catalogue
+from battles.files.battlescribe import CatalogueError, read_catalogue
 from battles.models.armies import CardSource, People, ReferenceCard
 from battles.services.armies import ArmyError
 from battles.services.catalogues import import_catalogue

@@ -6,8 +6,8 @@ import pytest
 from django.core.management import call_command
 
 from battles.demo import ARCHETYPES, PEOPLES, PRINTED_CARDS, load_demo
+from battles.files.army_json import export_army_json
 from battles.models.armies import Army, ArmyCard, CardAbility, People, ReferenceCard
-from battles.services.armies import export_army_json
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,5 @@
 """``manage.py import_catalogue PATH...``: BattleScribe catalogues into the
-shared library (see ``battles.catalogue`` for the format)."""
+shared library (see ``battles.files.battlescribe`` for the format)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from battles.catalogue import MAX_FILE_BYTES
+from battles.files.battlescribe import MAX_FILE_BYTES
 from battles.models.armies import People
 from battles.services.armies import ArmyError
 from battles.services.catalogues import import_catalogue
