@@ -261,7 +261,7 @@ def load_demo() -> dict[str, int]:
     peoples: dict[str, People] = {}
     for voie, names in PEOPLES.items():
         for name in names:
-            people, created = People.objects.get_or_create(
+            people, created = People.objects.shared().get_or_create(
                 name=name, defaults={"voie": voie}
             )
             if not created and people.voie != voie:

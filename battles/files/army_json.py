@@ -61,15 +61,20 @@ class ArmyImportError(ArmyError):
         super().__init__([f"{path}: {message}" for path, message in problems])
 
 
+def _json_number(value) -> int | float | None:
+    """A decimal as JSON wants it: 10 rather than 10.0, 12.5 as is."""
+    if value is None:
+        return None
+    value = Decimal(value)
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
 def card_profile(card: ReferenceCard, abilities: list[str] | None = None) -> dict:
     """The card's profile as JSON data (the army file's ``profile``).
 
     ``abilities`` replaces the card's own (for a card not saved yet).
     """
-    mou = card.mou
-    if mou is not None:
-        mou = Decimal(mou)
-        mou = int(mou) if mou == mou.to_integral_value() else float(mou)
+    mou = _json_number(card.mou)
     characteristics = {
         code: (mou if code == "MOU" else getattr(card, field_name))
         for code, field_name in CHARACTERISTIC_FIELDS.items()
@@ -89,8 +94,11 @@ def card_profile(card: ReferenceCard, abilities: list[str] | None = None) -> dic
         "size": card.size,
         "base_shape": card.base_shape,
         "cost": card.cost,
+        "cost_estimated": card.cost_estimated,
         "fighters_per_card": card.fighters_per_card,
         "characteristics": characteristics,
+        "flight_mou": _json_number(card.mou_flight),
+        "aspects": list(card.aspects) if card.aspects else None,
         "weapon": weapon,
         "abilities": (
             list(abilities)
@@ -171,6 +179,10 @@ _FIELD_PATHS = {
         field_name: f"characteristics.{code}"
         for code, field_name in CHARACTERISTIC_FIELDS.items()
     },
+    "mou_flight": "flight_mou",
+    "creation": "aspects",
+    "alteration": "aspects",
+    "destruction": "aspects",
     "weapon_name": "weapon.name",
     "weapon_strength": "weapon.strength",
     "range_short": "weapon.ranges",
@@ -207,6 +219,7 @@ def _read_profile(
         "size": reader.text(data, "size", path, required=False) or "normal",
         "base_shape": reader.text(data, "base_shape", path, required=False) or "square",
         "cost": reader.integer(data, "cost", path),
+        "cost_estimated": reader.boolean(data, "cost_estimated", path),
         "fighters_per_card": reader.integer(data, "fighters_per_card", path) or 1,
         "source": reader.text(data, "source", path, required=False) or "custom",
         "source_detail": reader.text(data, "source_detail", path, required=False),
@@ -230,6 +243,22 @@ def _read_profile(
             values[field_name] = reader.integer(
                 characteristics, code, f"{path}.characteristics"
             )
+    flight = data.get("flight_mou")
+    if flight is not None:
+        if isinstance(flight, bool) or not isinstance(flight, int | float):
+            reader.problem(f"{path}.flight_mou", _("must be a number"))
+        else:
+            values["mou_flight"] = Decimal(str(flight))
+    aspects = data.get("aspects")
+    if aspects is not None:
+        if (
+            not isinstance(aspects, list)
+            or len(aspects) != 3
+            or any(isinstance(a, bool) or not isinstance(a, int) for a in aspects)
+        ):
+            reader.problem(f"{path}.aspects", _("must be three whole numbers"))
+        else:
+            values["creation"], values["alteration"], values["destruction"] = aspects
     weapon = data.get("weapon")
     if weapon is not None:
         weapon = reader.obj(weapon, f"{path}.weapon")
@@ -334,7 +363,13 @@ def import_army_json(owner: Owner, data: bytes | str | dict) -> Army:
         reader.problem("army.name", _("is missing"))
     elif len(name) > 100:
         reader.problem("army.name", _("is longer than 100 characters"))
-    peoples = {people.name: people for people in People.objects.all()}
+    # The importer's own people wins over a shared one of the same name.
+    peoples = {
+        people.name: people
+        for people in sorted(
+            People.objects.visible_to(owner), key=lambda people: not people.is_shared
+        )
+    }
     army_people_name, army_voie = _read_people(
         reader, army_data.get("people"), "army.people"
     )
@@ -398,6 +433,8 @@ def _write_import(owner, name, army_people, points_limit, entries, peoples) -> A
     problems: list[tuple[str, str]] = []
     for people in peoples.values():
         if people.pk is None:
+            for key_name, value in owner.fields().items():
+                setattr(people, key_name, value)
             people.full_clean()
             people.save()
     made: dict[tuple[str, str], ReferenceCard] = {}

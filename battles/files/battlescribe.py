@@ -5,18 +5,31 @@ and ``.gstz`` are the same zipped. Only profiles of the type "Profile Card"
 are read (by ``typeName``/``profileTypeName``, or a ``typeId`` whose
 ``profileType`` is named "Profile Card"). Their characteristics:
 
-==========  ===========================================
-Mov         MOU ("12.5" or "12,5")
+==========  ==============================================================
+Mov         MOU ("12.5" or "12,5"); a flyer's ground and flight movement
+            "12,5/20", "7.5/15", "12,5 / 20" (MOU 12.5, flight MOU 20)
 Ini         INI
 Atk-Str     ATT and FOR ("4-7": ATT 4, FOR 7)
 Def-Res     DEF and RES ("5-7")
-Aim         TIR ("-" when none)
-Cou/Fea     COU or PEUR ("4 C": courage 4; "5 F": fear 5)
+Aim         TIR
+Cou/Fea     COU or PEUR ("4 C": courage 4; "5 F": fear 5). A bare "4" is
+            courage, or fear when the abilities say the fighter causes fear;
+            the profile's ``notes`` say which reading was assumed.
 Dis         DIS
 Pow         POU
-Fervour     FOI
+Fervour     FOI ("3"); a faithful's three aspects Création, Altération,
+            Destruction written "1-1-1", "0\\2\\1", "0-1-1 (devout)" or
+            "3 (1-1-1)" (FOI 3), here or in a column named "Aspects"
 Abilities   "Tueur né/1, Créature" (commas, semicolons or lines)
-==========  ===========================================
+==========  ==============================================================
+
+A characteristic given as "-" (a war machine without DEF) is one the card
+does not have. A value no reading can mend ("7-117-8") makes the profile
+``problems``: it is skipped, with the reason.
+
+A name that appears twice in one catalogue: equal profiles are read once;
+different ones are told apart by the name of their selection entry
+("Guerrier (Bannière)"), or numbered when that does not tell them apart.
 
 The cost is the "pts" cost (a ``costType`` named "pts", or a cost named so) of
 the nearest selection entry holding the profile.
@@ -77,6 +90,15 @@ class CatalogueProfile:
     values: dict = field(default_factory=dict)
     abilities: list[tuple[str, str]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # readings assumed
+    entry: str = ""  # the name of the selection entry holding it
+
+    def same_card(self, other: CatalogueProfile) -> bool:
+        return (self.values, self.abilities, self.problems) == (
+            other.values,
+            other.abilities,
+            other.problems,
+        )
 
 
 @dataclass
@@ -84,6 +106,7 @@ class Catalogue:
     name: str
     profiles: list[CatalogueProfile] = field(default_factory=list)
     other_profiles: int = 0  # profiles of other types, not read
+    repeated: int = 0  # profiles read once because an equal one came before
 
 
 def _local(tag: object) -> str:
@@ -184,14 +207,46 @@ def parse_catalogue_xml(xml: bytes) -> Catalogue:
     catalogue = Catalogue(name=name)
     _walk(
         root,
-        None,
+        (None, ""),
         0,
         catalogue,
         profile_type_ids,
         characteristic_names,
         cost_type_ids,
     )
+    _tell_apart(catalogue)
     return catalogue
+
+
+def _tell_apart(catalogue: Catalogue) -> None:
+    """One profile per card: equal repeats dropped, different ones renamed."""
+    kept: list[CatalogueProfile] = []
+    for profile in catalogue.profiles:
+        if any(
+            other.name == profile.name and other.same_card(profile) for other in kept
+        ):
+            catalogue.repeated += 1
+            continue
+        kept.append(profile)
+    by_name: dict[str, list[CatalogueProfile]] = {}
+    for profile in kept:
+        by_name.setdefault(profile.name, []).append(profile)
+    taken = {profile.name for profile in kept}
+    for name, namesakes in by_name.items():
+        if len(namesakes) < 2 or not name:
+            continue
+        entries = [profile.entry for profile in namesakes]
+        by_entry = len(set(entries)) == len(entries) and all(
+            entry and entry != name for entry in entries
+        )
+        for number, profile in enumerate(namesakes, start=1):
+            suffix = profile.entry if by_entry else str(number)
+            wanted = f"{name} ({suffix})"[:120]
+            while wanted in taken:
+                wanted = f"{wanted[:110]} ({number})"
+            taken.add(wanted)
+            profile.name = wanted
+    catalogue.profiles = kept
 
 
 def _profile_types(root: Element) -> tuple[set[str], dict[str, str]]:
@@ -228,7 +283,7 @@ def _entry_cost(entry: Element, cost_type_ids: set[str]) -> int | None:
 
 def _walk(
     element: Element,
-    cost: int | None,
+    holder: tuple[int | None, str],
     depth: int,
     catalogue: Catalogue,
     profile_type_ids: set[str],
@@ -238,25 +293,27 @@ def _walk(
     if depth > MAX_DEPTH:
         raise CatalogueError(_("The file nests elements too deeply."))
     tag = _local(element.tag)
+    cost, entry = holder
     if tag in ("selectionEntry", "selectionEntryGroup"):
         own_cost = _entry_cost(element, cost_type_ids)
         cost = own_cost if own_cost is not None else cost
+        entry = " ".join((element.get("name") or "").split())[:60] or entry
     if tag == "profile":
         type_name = (
             element.get("typeName") or element.get("profileTypeName") or ""
         ).strip()
         type_id = element.get("typeId") or element.get("profileTypeId")
         if type_name.lower() == PROFILE_TYPE or type_id in profile_type_ids:
-            catalogue.profiles.append(
-                _read_profile(element, cost, characteristic_names)
-            )
+            profile = _read_profile(element, cost, characteristic_names)
+            profile.entry = entry
+            catalogue.profiles.append(profile)
         else:
             catalogue.other_profiles += 1
         return
     for child in element:
         _walk(
             child,
-            cost,
+            (cost, entry),
             depth + 1,
             catalogue,
             profile_type_ids,
@@ -279,6 +336,36 @@ def _characteristics(profile: Element, names: dict[str, str]) -> dict[str, str]:
 NONE_WORDS = {"", "-", "–", "—", "n/a", "x"}
 PAIR = re.compile(r"(\d+)\s*[-/–]\s*(\d+)")
 COURAGE_OR_FEAR = re.compile(r"(\d+)\s*([CcFfPp])\w*")
+NUMBER = r"\d+(?:[.,]\d+)?"
+MOVEMENT = re.compile(rf"({NUMBER})(?:\s*/\s*({NUMBER}))?")
+# "1-1-1", "0\2\1", "0-1-1 (devout)", "3 (1-1-1)": [FOI] Création Altération
+# Destruction [(faithful rank)].
+ASPECTS = re.compile(
+    r"(?:(\d+)\s*)?[(\[]?\s*(\d+)\s*[-\\/–]\s*(\d+)\s*[-\\/–]\s*(\d+)\s*[)\]]?"
+    r"\s*(?:\(\s*([^\W\d]+)\s*\))?"
+)
+# The faithful's rank words a catalogue may add after the aspects.
+FAITHFUL_RANKS = {
+    "devout": "devot",
+    "devot": "devot",
+    "dévot": "devot",
+    "zealot": "zelote",
+    "zelote": "zelote",
+    "zélote": "zelote",
+    "dean": "doyen",
+    "doyen": "doyen",
+    "avatar": "avatar",
+}
+# An ability that makes a bare Cou/Fea number a fear value.
+# ("Immunité à la peur" does not: only a name that starts with the word.)
+CAUSES_FEAR = re.compile(
+    r"(causes?\s+)?(peur|fear|terreur|terror|effrayant|frightening)\b", re.I
+)
+ASPECT_COLUMNS = ("aspects", "aspect", "aspects (c-a-d)")
+
+
+def _decimal(raw: str) -> Decimal:
+    return Decimal(raw.replace(",", "."))
 
 
 def _read_profile(
@@ -320,34 +407,96 @@ def _read_profile(
             return
         values[first], values[second] = int(match[1]), int(match[2])
 
-    mov = characteristics.get("mov", "")
-    if mov.lower() in NONE_WORDS:
-        values["mou"] = None
-    else:
-        try:
-            values["mou"] = Decimal(mov.replace(",", "."))
-        except InvalidOperation:
-            profile.problems.append(
-                _("Mov “%(raw)s” is not a number") % {"raw": mov[:20]}
-            )
+    _movement(profile, characteristics.get("mov", ""))
     number("ini", "Ini", "ini")
     pair("atk-str", "Atk-Str", "att", "force")
     pair("def-res", "Def-Res", "defense", "res")
     number("aim", "Aim", "tir")
     number("dis", "Dis", "dis")
-    number("pow", "Pow", "pou")
-    number("fervour", "Fervour", "foi")
-    raw = characteristics.get("cou/fea", "")
-    values["cou"] = values["peur"] = None
-    if raw.lower() not in NONE_WORDS:
-        match = COURAGE_OR_FEAR.fullmatch(raw)
-        if match is None:
-            profile.problems.append(
-                _("Cou/Fea “%(raw)s” is not like “4 C” or “5 F”") % {"raw": raw[:20]}
-            )
-        elif match[2].upper() == "C":
-            values["cou"] = int(match[1])
+    values["creation"] = values["alteration"] = values["destruction"] = None
+    for key, label, target in (("pow", "Pow", "pou"), ("fervour", "Fervour", "foi")):
+        raw = characteristics.get(key, "")
+        if ASPECTS.fullmatch(raw) and not raw.isdigit():
+            values[target] = None
+            _aspects(profile, raw, label, target)
         else:
-            values["peur"] = int(match[1])
+            number(key, label, target)
+    for key in ASPECT_COLUMNS:
+        raw = characteristics.get(key, "")
+        if raw.lower() not in NONE_WORDS:
+            _aspects(profile, raw, "Aspects", None)
     profile.abilities = parse_abilities(characteristics.get("abilities", ""))
+    _courage_or_fear(profile, characteristics.get("cou/fea", ""))
     return profile
+
+
+def _movement(profile: CatalogueProfile, raw: str) -> None:
+    """MOU, and a flyer's flight MOU after a slash ("12,5/20")."""
+    values = profile.values
+    values["mou"] = values["mou_flight"] = None
+    if raw.lower() in NONE_WORDS:
+        return
+    match = MOVEMENT.fullmatch(raw)
+    if match is None:
+        profile.problems.append(
+            _("Mov “%(raw)s” is not a number (or ground/flight like 12,5/20)")
+            % {"raw": raw[:20]}
+        )
+        return
+    values["mou"] = _decimal(match[1])
+    if match[2] is not None:
+        values["mou_flight"] = _decimal(match[2])
+
+
+def _aspects(
+    profile: CatalogueProfile, raw: str, label: str, faith_target: str | None
+) -> None:
+    """Création, Altération, Destruction (and FOI, a faithful rank) from
+    "1-1-1", "0\\2\\1", "0-1-1 (devout)" or "3 (1-1-1)"."""
+    values = profile.values
+    match = ASPECTS.fullmatch(raw)
+    rank = FAITHFUL_RANKS.get((match[5] or "").lower()) if match else None
+    if match is None or (match[5] and rank is None):
+        profile.problems.append(
+            _(
+                "%(label)s “%(raw)s” is not three aspects like 1-1-1 "
+                "(Création, Altération, Destruction)"
+            )
+            % {"label": label, "raw": raw[:20]}
+        )
+        return
+    if match[1] is not None and faith_target is not None:
+        values[faith_target] = int(match[1])
+    values["creation"], values["alteration"], values["destruction"] = (
+        int(match[2]),
+        int(match[3]),
+        int(match[4]),
+    )
+    if rank:
+        values["mystic_rank"] = rank
+
+
+def _courage_or_fear(profile: CatalogueProfile, raw: str) -> None:
+    values = profile.values
+    values["cou"] = values["peur"] = None
+    if raw.lower() in NONE_WORDS:
+        return
+    if raw.isdigit():
+        causes_fear = any(CAUSES_FEAR.match(name) for name, _v in profile.abilities)
+        values["peur" if causes_fear else "cou"] = int(raw)
+        profile.notes.append(
+            _("Cou/Fea “%(raw)s” read as fear: the abilities say it causes fear")
+            % {"raw": raw}
+            if causes_fear
+            else _("Cou/Fea “%(raw)s” read as courage (no C or F)") % {"raw": raw}
+        )
+        return
+    match = COURAGE_OR_FEAR.fullmatch(raw)
+    if match is None:
+        profile.problems.append(
+            _("Cou/Fea “%(raw)s” is not like “4 C” or “5 F”") % {"raw": raw[:20]}
+        )
+    elif match[2].upper() == "C":
+        values["cou"] = int(match[1])
+    else:
+        values["peur"] = int(match[1])

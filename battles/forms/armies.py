@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from battles.models.armies import (
     CHARACTERISTIC_FIELDS,
     Army,
+    Owner,
     People,
     ReferenceCard,
     parse_abilities,
@@ -57,15 +58,20 @@ class LenientDecimalField(forms.DecimalField):
         return value
 
 
+def _peoples(owner: Owner | None):
+    """The peoples ``owner`` may choose: the shared ones and their own."""
+    return People.objects.visible_to(owner or Owner()).order_by("name")
+
+
 class ArmyForm(forms.ModelForm):
     class Meta:
         model = Army
         fields = ["name", "people", "points_limit"]
         widgets = {"points_limit": _number(min=1, max=10000)}
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, owner: Owner | None = None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["people"].queryset = People.objects.order_by("name")
+        self.fields["people"].queryset = _peoples(owner)
         self.fields["people"].empty_label = _("Choose a people")
         self.fields["name"].widget.attrs["autocomplete"] = "off"
 
@@ -100,9 +106,9 @@ class ReferenceCardForm(forms.ModelForm):
             "fighters_per_card": _number(min=1),
         }
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, owner: Owner | None = None, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["people"].queryset = People.objects.order_by("name")
+        self.fields["people"].queryset = _peoples(owner)
         self.fields["people"].empty_label = _("Choose a people")
         self.fields["mou"].widget.attrs["step"] = "0.5"
 
@@ -177,8 +183,15 @@ class CatalogueUploadForm(forms.Form):
     )
     people = forms.ModelChoiceField(
         label=_("People"),
-        queryset=People.objects.order_by("name"),
+        queryset=People.objects.none(),
         required=False,
         empty_label=_("The catalogue's name"),
-        help_text=_("Leave as is to use the catalogue's own name as the people."),
+        help_text=_(
+            "Leave as is to match the catalogue's name (in English or French) "
+            "to a people; a name that matches none makes a people of your own."
+        ),
     )
+
+    def __init__(self, *args, owner: Owner | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["people"].queryset = _peoples(owner)

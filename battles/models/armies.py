@@ -18,10 +18,12 @@ every service):
 
 ========================  ==========
 MOU                       0 to 30, one decimal (12.5)
+flight MOU                0 to 60, one decimal (a flyer's "12,5/20")
 INI ATT DEF TIR DIS       0 to 15
 COU PEUR                  0 to 15 (a card has courage or fear, never both)
 FOR RES                   0 to 20
 POU FOI                   0 to 10
+faith aspects             0 to 10 each (Création, Altération, Destruction)
 cost (army points)        0 to 1000
 weapon strength           0 to 20
 weapon ranges (cm)        0 to 200, short <= medium <= long
@@ -54,6 +56,7 @@ __all__ = [
     "MysticRank",
     "Owner",
     "People",
+    "PeopleQuerySet",
     "Rank",
     "ReferenceCard",
     "ReferenceCardQuerySet",
@@ -66,6 +69,7 @@ __all__ = [
 
 # --- Ranges (see the module docstring) -------------------------------------
 MOU_RANGE = (Decimal("0"), Decimal("30"))
+FLIGHT_RANGE = (Decimal("0"), Decimal("60"))
 SMALL_RANGE = (0, 15)  # INI ATT DEF TIR DIS COU PEUR
 BIG_RANGE = (0, 20)  # FOR RES, weapon strength
 MYSTIC_RANGE = (0, 10)  # POU FOI
@@ -212,21 +216,73 @@ class CardSource(models.TextChoices):
     CATALOGUE = "catalogue", "catalogue"
 
 
-class People(models.Model):
-    """A faction ("peuple") and its alliance path."""
+class PeopleQuerySet(models.QuerySet):
+    def visible_to(self, owner: Owner) -> PeopleQuerySet:
+        """The shared peoples plus the ones ``owner``'s uploads created."""
+        return self.filter(SHARED | owner.q())
 
-    name = models.CharField(_("name"), max_length=80, unique=True)
+    def shared(self) -> PeopleQuerySet:
+        return self.filter(SHARED)
+
+
+class People(models.Model):
+    """A faction ("peuple") and its alliance path.
+
+    The 23 peoples of the game (and the operator's imports) are shared; a
+    people created by a player's upload (a catalogue or an army file whose
+    people matches none) is private to that player, like their cards.
+    """
+
+    name = models.CharField(_("name"), max_length=80)
     voie = models.CharField(
         _("alliance path"), max_length=16, choices=Voie.choices, default=Voie.OTHER
     )
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="peoples",
+    )
+    guest_key = models.CharField(max_length=64, blank=True, db_index=True)
+
+    objects = PeopleQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
         verbose_name = _("people")
         verbose_name_plural = _("peoples")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["name"],
+                condition=Q(owner__isnull=True, guest_key=""),
+                name="people_name_unique_shared",
+                violation_error_code=NAME_TAKEN,
+            ),
+            models.UniqueConstraint(
+                fields=["owner", "name"],
+                condition=Q(owner__isnull=False),
+                name="people_name_unique_per_user",
+                violation_error_code=NAME_TAKEN,
+            ),
+            models.UniqueConstraint(
+                fields=["guest_key", "name"],
+                condition=~Q(guest_key=""),
+                name="people_name_unique_per_guest",
+                violation_error_code=NAME_TAKEN,
+            ),
+            models.CheckConstraint(
+                condition=Q(owner__isnull=True) | Q(guest_key=""),
+                name="people_owned_by_user_or_guest_not_both",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_shared(self) -> bool:
+        return self.owner_id is None and not self.guest_key
 
 
 class ReferenceCardQuerySet(models.QuerySet):
@@ -271,6 +327,11 @@ class ReferenceCard(models.Model):
         validators=_between(*COST_RANGE),
         help_text=_("Leave empty when the card prints no cost."),
     )
+    cost_estimated = models.BooleanField(
+        _("estimated cost"),
+        default=False,
+        help_text=_("No source prints this cost: it is an estimate."),
+    )
     mou = models.DecimalField(
         "MOU",
         max_digits=3,
@@ -278,6 +339,15 @@ class ReferenceCard(models.Model):
         null=True,
         blank=True,
         validators=_between(*MOU_RANGE),
+    )
+    mou_flight = models.DecimalField(
+        _("flight MOU"),
+        max_digits=3,
+        decimal_places=1,
+        null=True,
+        blank=True,
+        validators=_between(*FLIGHT_RANGE),
+        help_text=_("A flyer's movement in flight; MOU is its movement on the ground."),
     )
     ini = models.SmallIntegerField(
         "INI", null=True, blank=True, validators=_between(*SMALL_RANGE)
@@ -311,6 +381,15 @@ class ReferenceCard(models.Model):
     )
     foi = models.SmallIntegerField(
         "FOI", null=True, blank=True, validators=_between(*MYSTIC_RANGE)
+    )
+    creation = models.SmallIntegerField(
+        _("Création"), null=True, blank=True, validators=_between(*MYSTIC_RANGE)
+    )
+    alteration = models.SmallIntegerField(
+        _("Altération"), null=True, blank=True, validators=_between(*MYSTIC_RANGE)
+    )
+    destruction = models.SmallIntegerField(
+        _("Destruction"), null=True, blank=True, validators=_between(*MYSTIC_RANGE)
     )
     weapon_name = models.CharField(_("ranged weapon"), max_length=80, blank=True)
     weapon_strength = models.SmallIntegerField(
@@ -449,6 +528,11 @@ class ReferenceCard(models.Model):
                 ]
             if self.weapon_strength is None:
                 errors["weapon_strength"] = [_("A ranged weapon needs its FOR.")]
+        aspects = (self.creation, self.alteration, self.destruction)
+        if any(value is not None for value in aspects) and None in aspects:
+            errors["destruction"] = [
+                _("A faithful has three aspects: Création, Altération, Destruction.")
+            ]
         if errors:
             raise ValidationError(errors)
 
@@ -466,6 +550,13 @@ class ReferenceCard(models.Model):
         if None in (self.range_short, self.range_medium, self.range_long):
             return None
         return (self.range_short, self.range_medium, self.range_long)
+
+    @property
+    def aspects(self) -> tuple[int, int, int] | None:
+        """(Création, Altération, Destruction) of a faithful, or None."""
+        if None in (self.creation, self.alteration, self.destruction):
+            return None
+        return (self.creation, self.alteration, self.destruction)
 
     @property
     def has_weapon(self) -> bool:

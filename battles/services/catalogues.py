@@ -1,9 +1,15 @@
 """Import a community catalogue's "Profile Card" profiles as reference cards.
 
+The people: the one chosen on the form, else the one the catalogue's name
+matches in English or French (``battles.files.people_names``), else a people of
+that name the importer already has, else a new one, private to the importer
+(shared only for the operator's command).
+
 Idempotent: a profile updates the card that holds its profile id, else the
 card of the same people and name that came from a catalogue; it never makes a
-second card. Cards of another origin (a "Profil Rackham" demo card, a custom
-card) are never overwritten: such a profile is skipped, and the summary says
+second card, and a profile equal to its card is listed as "unchanged". Cards
+of another origin (a "Profil Rackham" demo card, a custom card) are never
+overwritten: such a profile is skipped, and the summary says
 why. A file that cannot be read is refused before anything is written.
 """
 
@@ -17,6 +23,7 @@ from django.utils.translation import gettext as _
 
 from battles.files.army_json import card_profile
 from battles.files.battlescribe import CatalogueError, read_catalogue
+from battles.files.people_names import normalized, people_for
 from battles.models.armies import CardSource, Owner, People, ReferenceCard
 from battles.services.armies import ArmyError, _set_abilities
 
@@ -31,8 +38,14 @@ class ImportSummary:
     people: str
     imported: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (name, why)
+    # (name, reading assumed), e.g. a bare Cou/Fea number read as courage.
+    assumed: list[tuple[str, str]] = field(default_factory=list)
     other_profiles: int = 0
+    repeated: int = 0  # profiles the catalogue repeats identically, read once
+    people_matched: bool = False  # the catalogue's name matched a people
+    people_created: bool = False
 
 
 def _cards_in_scope(owner: Owner | None):
@@ -57,16 +70,20 @@ def import_catalogue(
         raise ArmyError({"file": [str(error)]}) from None
     if owner is not None and not owner.is_anyone:
         raise ArmyError(_("Nobody to own this: reload the page and try again."))
+    matched = created = False
     if people is None:
         if not catalogue.name:
             raise ArmyError(
                 {"people": [_("The catalogue has no name: choose its people.")]}
             )
-        people, _created = People.objects.get_or_create(name=catalogue.name[:80])
+        people, matched, created = _people_of(catalogue.name, owner)
     summary = ImportSummary(
         catalogue=catalogue.name,
         people=people.name,
         other_profiles=catalogue.other_profiles,
+        repeated=catalogue.repeated,
+        people_matched=matched,
+        people_created=created,
     )
     scope = _cards_in_scope(owner).filter(people=people)
     seen: set[str] = set()
@@ -98,6 +115,7 @@ def import_catalogue(
             people=people, **(owner.fields() if owner else {})
         )
         before = card_profile(card) if existing else None
+        before_id = existing.external_id if existing else None
         card.name = profile.name
         card.source = CardSource.CATALOGUE
         card.source_detail = catalogue.name[:120]
@@ -112,14 +130,36 @@ def import_catalogue(
         abilities = [
             f"{name}/{value}" if value else name for name, value in profile.abilities
         ]
+        summary.assumed.extend((label, note) for note in profile.notes)
         if existing is not None and before == card_profile(card, abilities):
-            card.save(update_fields=["external_id"])
-            summary.skipped.append((label, _("already up to date")))
+            if existing.external_id != before_id:
+                card.save(update_fields=["external_id"])
+            summary.unchanged.append(label)
             continue
         card.save()
         _set_abilities(card, profile.abilities)
         (summary.updated if existing else summary.imported).append(label)
     return summary
+
+
+def _people_of(name: str, owner: Owner | None) -> tuple[People, bool, bool]:
+    """(people, matched a known name, created) for a catalogue's ``name``."""
+    visible = (
+        People.objects.shared() if owner is None else People.objects.visible_to(owner)
+    )
+    french = people_for(name)
+    if french is not None:
+        people = visible.filter(name=french).order_by("owner", "guest_key").first()
+        if people is not None:
+            return people, True, False
+    wanted = normalized(name)
+    for people in visible.order_by("owner", "guest_key", "name"):
+        if normalized(people.name) == wanted:
+            return people, False, False
+    people = People(name=(french or name)[:80], **(owner.fields() if owner else {}))
+    people.full_clean()
+    people.save()
+    return people, french is not None, True
 
 
 def _messages(card: ReferenceCard, error: ValidationError) -> list[str]:

@@ -138,7 +138,7 @@ def army_list(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "battles/armies/list.html",
-        _list_context(request, owner, ArmyForm(), ArmyImportForm()),
+        _list_context(request, owner, ArmyForm(owner=owner), ArmyImportForm()),
     )
 
 
@@ -166,7 +166,7 @@ def _list_context(request, owner: Owner, form, import_form, problems=()) -> dict
 
 @require_POST
 def army_create(request: HttpRequest) -> HttpResponse:
-    form = ArmyForm(request.POST)
+    form = ArmyForm(request.POST, owner=_owner(request))
     if form.is_valid():
         try:
             army = services.create_army(
@@ -326,7 +326,8 @@ def army_import(request: HttpRequest) -> HttpResponse:
                 )
             else:
                 return _go(request, _army_url(army))
-    context = _list_context(request, _owner(request), ArmyForm(), form, problems)
+    owner = _owner(request)
+    context = _list_context(request, owner, ArmyForm(owner=owner), form, problems)
     return render(request, "battles/armies/list.html", context)
 
 
@@ -339,7 +340,9 @@ def card_create(request: HttpRequest) -> HttpResponse:
     if army_id and str(army_id).isdigit():
         army = _get_army_for_owner(request, int(army_id))
     initial = {"people": army.people_id} if army else {}
-    form = ReferenceCardForm(request.POST or None, initial=initial)
+    form = ReferenceCardForm(
+        request.POST or None, initial=initial, owner=_owner(request)
+    )
     if request.method == "POST" and form.is_valid():
         data = dict(form.cleaned_data)
         abilities = data.pop("abilities", "")
@@ -366,7 +369,11 @@ def card_create(request: HttpRequest) -> HttpResponse:
 def catalogue_upload(request: HttpRequest) -> HttpResponse:
     """Import a BattleScribe catalogue's profiles: staff into the shared
     library, everyone else into their own cards."""
-    form = CatalogueUploadForm(request.POST or None, request.FILES or None)
+    form = CatalogueUploadForm(
+        request.POST or None,
+        request.FILES or None,
+        owner=None if request.user.is_staff else _owner(request),
+    )
     summary = None
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]

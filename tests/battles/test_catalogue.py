@@ -162,7 +162,12 @@ def test_importing_the_same_catalogue_twice_changes_nothing():
     before = list(ReferenceCard.objects.values_list("pk", "name", "updated"))
     summary = import_catalogue(data("wolfen.catz"))
     assert summary.imported == [] and summary.updated == []
-    assert dict(summary.skipped)["Chasseur wolfen"] == "already up to date"
+    assert summary.unchanged == [
+        "Prédateur wolfen",
+        "Chasseur wolfen",
+        "Mystique wolfen",
+    ]
+    assert "Chasseur wolfen" not in dict(summary.skipped)
     assert list(ReferenceCard.objects.values_list("pk", "name", "updated")) == before
 
 
@@ -209,7 +214,7 @@ def test_a_hostile_file_writes_nothing_not_even_a_people():
 def test_the_command_imports_and_reports(capsys):
     call_command("import_catalogue", str(DATA / "wolfen.catz"))
     out = capsys.readouterr().out
-    assert "3 imported, 0 updated, 2 skipped" in out
+    assert "3 imported, 0 updated, 0 unchanged, 2 skipped" in out
     assert "skipped Profil mal saisi" in out
 
 

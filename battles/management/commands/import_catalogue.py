@@ -24,13 +24,16 @@ class Command(BaseCommand):
         parser.add_argument("paths", nargs="+", type=Path)
         parser.add_argument(
             "--people",
-            help="The people of the cards (default: the catalogue's name).",
+            help=(
+                "The people of the cards (default: the people the catalogue's "
+                "name matches in English or French, else that name)."
+            ),
         )
 
     def handle(self, *args, paths: list[Path], people: str | None, **options):
         people_row = None
         if people:
-            people_row = People.objects.filter(name=people).first()
+            people_row = People.objects.shared().filter(name=people).first()
             if people_row is None:
                 raise CommandError(f"No people named {people!r}.")
         failed = False
@@ -50,10 +53,12 @@ class Command(BaseCommand):
             self.stdout.write(
                 f"{path}: {summary.catalogue or '?'} → {summary.people}: "
                 f"{len(summary.imported)} imported, {len(summary.updated)} updated, "
-                f"{len(summary.skipped)} skipped."
+                f"{len(summary.unchanged)} unchanged, {len(summary.skipped)} skipped."
             )
             for name, why in summary.skipped:
                 self.stdout.write(f"  skipped {name}: {why}")
+            for name, reading in summary.assumed:
+                self.stdout.write(f"  assumed for {name}: {reading}")
         if failed:
             raise CommandError(
                 "Some files were refused; nothing was written from them."
