@@ -132,6 +132,7 @@ def side_setup(army: Army, player_name: str) -> dict[str, Any]:
                 "size": card.size,
                 "skills": [str(ability) for ability in card.abilities.all()],
                 "profile": profile,
+                "flight_mou": _number(card.mou_flight),
                 "weapon": weapon,
                 "fighters": army_card.fighters,
             }

@@ -100,7 +100,7 @@ def _active_fighter(state: State, side: str, fighter_id: Any) -> dict[str, Any]:
 
 def movement_cm(state: State, fighter_id: str, action: str) -> float | None:
     """The movement potential in cm of an action (initiation rules, "Déplacements")."""
-    mou = st.value_of(state, fighter_id, "MOU")
+    mou = st.movement_value(state, fighter_id)
     if mou is None:
         return None
     whole = int(mou) if float(mou).is_integer() else None
@@ -181,7 +181,7 @@ def disengage(batch: Batch, side: str, command: Command) -> None:
             _("{fighter} is free of adversaries."), fighter=fighter["label"]
         )
     card = st.card_of(state, fighter_id)
-    mou = st.value_of(state, fighter_id, "MOU") or 0
+    mou = st.movement_value(state, fighter_id) or 0
     plan = disengagement_plan(
         Disengager(
             ini=st.value_of(state, fighter_id, "INI") or 0,

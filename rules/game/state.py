@@ -63,7 +63,9 @@ def new_state(setup: Mapping[str, Any]) -> State:
     is ``{"name", "army", "people", "alliance", "cards": [card, ...]}`` and a
     card is ``{"name", "people", "is_ally", "size", "skills": ["Vol/X", ...],
     "profile": {"MOU": 10, ...}, "weapon": {"strength", "ranges"} | None,
-    "fighters": n}``. Raises ``ValueError`` for a setup that cannot be played.
+    "fighters": n}`` and, for a flyer, ``"flight_mou"``: its movement in flight
+    (``profile["MOU"]`` is its ground movement). Raises ``ValueError`` for a
+    setup that cannot be played.
     """
     turns = setup.get("turns", DEFAULT_TURNS)
     if isinstance(turns, bool) or not isinstance(turns, int):
@@ -145,6 +147,7 @@ def new_state(setup: Mapping[str, Any]) -> State:
                 "size": str(card.get("size") or "normal"),
                 "skills": [str(s) for s in card.get("skills") or []],
                 "profile": profile,
+                "flight_mou": _number(card.get("flight_mou"), "flight MOU", name),
                 "weapon": weapon or None,
                 "fighters": [],
             }
@@ -243,6 +246,19 @@ def value_of(state: State, fighter_id: str, characteristic: str) -> int | None:
     return current_value(
         int(base), maluses=(penalty,) if penalty else (), characteristic=characteristic
     )
+
+
+def movement_value(state: State, fighter_id: str) -> float | int | None:
+    """The MOU a move uses: the ground value, or the flight value (with the
+    same wound penalty, never below 0) while the fighter flies."""
+    ground = value_of(state, fighter_id, "MOU")
+    flight = card_of(state, fighter_id).get("flight_mou")
+    if ground is None or flight is None:
+        return ground
+    if not state["fighters"][fighter_id].get("flying"):
+        return ground
+    penalty = ground - base_value(state, fighter_id, "MOU")
+    return max(0, flight + penalty)
 
 
 def fighters_of(state: State, side: str, *, living: bool = True) -> list[str]:
