@@ -23,8 +23,8 @@ Fervour     FOI ("3"); a faithful's three aspects Création, Altération,
 Abilities   "Tueur né/1, Créature" (commas, semicolons or lines)
 ==========  ==============================================================
 
-A characteristic given as "-" (a war machine without DEF) is one the card
-does not have. A value no reading can mend ("7-117-8") makes the profile
+A characteristic given as "-" (a war machine without DEF: "-/8" or "--8" in
+Def-Res) is one the card does not have. A value no reading can mend ("7-117-8") makes the profile
 ``problems``: it is skipped, with the reason.
 
 A name that appears twice in one catalogue: equal profiles are read once;
@@ -334,7 +334,7 @@ def _characteristics(profile: Element, names: dict[str, str]) -> dict[str, str]:
 
 
 NONE_WORDS = {"", "-", "–", "—", "n/a", "x"}
-PAIR = re.compile(r"(\d+)\s*[-/–]\s*(\d+)")
+PAIR = re.compile(r"(\d+|[-–—])\s*[-/–]\s*(\d+|[-–—])")
 COURAGE_OR_FEAR = re.compile(r"(\d+)\s*([CcFfPp])\w*")
 NUMBER = r"\d+(?:[.,]\d+)?"
 MOVEMENT = re.compile(rf"({NUMBER})(?:\s*/\s*({NUMBER}))?")
@@ -405,7 +405,9 @@ def _read_profile(
                 % {"label": label, "raw": raw[:20]}
             )
             return
-        values[first], values[second] = int(match[1]), int(match[2])
+        values[first], values[second] = (
+            int(part) if part.isdigit() else None for part in match.groups()
+        )
 
     _movement(profile, characteristics.get("mov", ""))
     number("ini", "Ini", "ini")
