@@ -24,8 +24,8 @@ Abilities   "Tueur né/1, Créature" (commas, semicolons or lines)
 ==========  ==============================================================
 
 A characteristic given as "-" (a war machine without DEF: "-/8" or "--8" in
-Def-Res) is one the card does not have. A value no reading can mend ("7-117-8") makes the profile
-``problems``: it is skipped, with the reason.
+Def-Res) is one the card does not have. A value no reading can mend
+("7-117-8") makes the profile ``problems``: it is skipped, with the reason.
 
 A name that appears twice in one catalogue: equal profiles are read once;
 different ones are told apart by the name of their selection entry

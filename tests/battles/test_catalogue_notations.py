@@ -34,7 +34,7 @@ def profiles(name: str) -> dict:
     return {profile.name: profile for profile in read(name).profiles}
 
 
-# --- Courage or fear as a bare number ----------------------------------------------
+# --- Courage or fear as a bare number -----
 def test_a_bare_number_is_courage_and_the_reading_is_noted():
     archer = profiles("bare-courage.cat")["Archer daïkinee"]
     assert (archer.values["cou"], archer.values["peur"]) == (4, None)
@@ -57,7 +57,7 @@ def test_a_written_c_or_f_needs_no_assumption():
     assert profiles("bare-courage.cat")["Faucon"].notes == []
 
 
-# --- A flyer's movement ----------------------------------------------------------------
+# --- A flyer's movement -----
 @pytest.mark.parametrize(
     ("name", "ground", "flight"),
     [
@@ -78,7 +78,7 @@ def test_a_walker_has_no_flight_value():
     assert profiles("flight.cat")["Araignée"].values["mou_flight"] is None
 
 
-# --- A faithful's three aspects --------------------------------------------------------
+# --- A faithful's three aspects -----
 @pytest.mark.parametrize(
     ("name", "aspects", "foi"),
     [
@@ -101,7 +101,7 @@ def test_the_rank_written_after_the_aspects_is_the_faithfuls_rank():
     assert profiles("aspects.cat")["Novice"].values["mystic_rank"] == MysticRank.DEVOT
 
 
-# --- A characteristic given as "-" -----------------------------------------------------
+# --- A characteristic given as "-" -----
 def test_a_dash_is_a_characteristic_the_card_does_not_have():
     baliste = profiles("no-characteristic.cat")["Baliste"]
     assert not baliste.problems
@@ -115,7 +115,7 @@ def test_a_dash_is_a_characteristic_the_card_does_not_have():
     )
 
 
-# --- A name that appears twice -----------------------------------------------------
+# --- A name that appears twice -----
 def test_namesakes_that_differ_are_told_apart_by_their_selection_entry():
     names = [profile.name for profile in read("namesakes.cat").profiles]
     assert names == [
@@ -131,13 +131,13 @@ def test_equal_namesakes_are_read_once():
     assert [p.name for p in catalogue.profiles].count("Chevalier") == 1
 
 
-# --- A value no reading can mend -------------------------------------------------------
+# --- A value no reading can mend -----
 def test_a_value_no_reading_can_mend_is_a_problem_with_its_reason():
     broken = profiles("unmendable.cat")["Guerrier mal saisi"]
     assert broken.problems == ["Atk-Str “7-117-8” is not two numbers like 4-7"]
 
 
-# --- Importing them ----------------------------------------------------------------------
+# --- Importing them -----
 pytestmark_db = pytest.mark.django_db
 
 
@@ -189,7 +189,7 @@ def test_the_import_rate_of_the_notation_files_is_at_least_98_percent():
     assert imported / distinct >= 0.98
 
 
-# --- Peoples ------------------------------------------------------------------------------
+# --- Peoples -----
 def test_the_table_names_the_23_peoples_of_the_library():
     library = [name for names in PEOPLES.values() for name in names]
     assert len(library) == 23 and sorted(PEOPLE_NAMES) == sorted(library)
