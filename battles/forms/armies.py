@@ -90,7 +90,7 @@ class ReferenceCardForm(forms.ModelForm):
     class Meta:
         model = ReferenceCard
         fields = list(PROFILE_FIELDS)
-        field_classes = {"mou": LenientDecimalField}
+        field_classes = {"mou": LenientDecimalField, "mou_flight": LenientDecimalField}
         widgets = {
             field_name: _number(min=0)
             for field_name in [*CHARACTERISTIC_FIELDS.values(), "cost"]
@@ -99,6 +99,12 @@ class ReferenceCardForm(forms.ModelForm):
             "mou": forms.NumberInput(
                 attrs={"inputmode": "decimal", "step": "0.5", "min": 0}
             ),
+            "mou_flight": forms.NumberInput(
+                attrs={"inputmode": "decimal", "step": "0.5", "min": 0}
+            ),
+            "creation": _number(min=0),
+            "alteration": _number(min=0),
+            "destruction": _number(min=0),
             "weapon_strength": _number(min=0),
             "range_short": _number(min=0),
             "range_medium": _number(min=0),
@@ -123,6 +129,7 @@ class ReferenceCardForm(forms.ModelForm):
         "cost",
         "fighters_per_card",
     )
+    FLIGHT_AND_FAITH = ("mou_flight", "creation", "alteration", "destruction")
     WEAPON = (
         "weapon_name",
         "weapon_strength",
@@ -141,6 +148,10 @@ class ReferenceCardForm(forms.ModelForm):
     @property
     def characteristic_fields(self) -> list:
         return self._fields(CHARACTERISTIC_FIELDS.values())
+
+    @property
+    def flight_and_faith_fields(self) -> list:
+        return self._fields(self.FLIGHT_AND_FAITH)
 
     @property
     def weapon_fields(self) -> list:

@@ -737,6 +737,14 @@ class Army(models.Model):
         return sum(army_card.points or 0 for army_card in self.cards.all())
 
     @property
+    def cards_with_estimated_cost(self) -> int:
+        return sum(
+            1
+            for army_card in self.cards.all()
+            if army_card.card.cost is not None and army_card.card.cost_estimated
+        )
+
+    @property
     def cards_without_cost(self) -> int:
         return sum(1 for army_card in self.cards.all() if army_card.card.cost is None)
 

@@ -63,6 +63,10 @@ PROFILE_FIELDS = (
     "base_shape",
     "cost",
     *CHARACTERISTIC_FIELDS.values(),
+    "mou_flight",
+    "creation",
+    "alteration",
+    "destruction",
     "weapon_name",
     "weapon_strength",
     "range_short",
@@ -247,7 +251,10 @@ def add_card(
     """Put ``card`` at the end of the army's cards, activating ``fighters``
     fighters (the card's default when None).
 
-    A card of another people is refused unless added as an ally.
+    A card already in the army (as an ally or not, the same way) is not added
+    a second time: its count goes up by ``fighters`` instead, so a second tap
+    on "Add" raises the count rather than making a second row. A card of
+    another people is refused unless added as an ally.
     """
     _require_editable(army)
     army = _lock(army)
@@ -272,11 +279,19 @@ def add_card(
             )
     else:
         is_ally = False
+    fighters = card.fighters_per_card if fighters is None else fighters
+    already = army.cards.filter(card=card, is_ally=is_ally).order_by("position").first()
+    if already is not None:
+        already.fighters += fighters
+        _full_clean(already)
+        already.save(update_fields=["fighters"])
+        army.save(update_fields=["updated"])
+        return already
     last = army.cards.aggregate(last=Max("position"))["last"]
     army_card = ArmyCard(
         army=army,
         card=card,
-        fighters=card.fighters_per_card if fighters is None else fighters,
+        fighters=fighters,
         position=0 if last is None else last + 1,
         is_ally=is_ally,
     )

@@ -19,6 +19,7 @@ from urllib.parse import urlencode
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -242,11 +243,44 @@ def army_add_card(request: HttpRequest, army_id: int) -> HttpResponse:
     )
     if card is None:
         return _render_cards(request, army.pk, _("That card is not in your library."))
+    before = {army_card.card_id for army_card in army.cards.all()}
     try:
-        services.add_card(army, card, is_ally=form.cleaned_data["is_ally"])
+        added = services.add_card(army, card, is_ally=form.cleaned_data["is_ally"])
     except ArmyError as error:
-        return _render_cards(request, army.pk, " ".join(error.messages))
-    return _render_cards(request, army.pk)
+        return _render_added(request, army.pk, card, error=" ".join(error.messages))
+    return _render_added(
+        request, army.pk, card, added_id=added.pk, raised=card.pk in before
+    )
+
+
+def _render_added(
+    request: HttpRequest,
+    army_id: int,
+    card: ReferenceCard,
+    *,
+    added_id: int | None = None,
+    raised: bool = False,
+    error: str = "",
+) -> HttpResponse:
+    """The army's cards, and the answer next to the card's "Add" button (an
+    out-of-band swap): its count and points in the army, or why not."""
+    if not request.htmx:
+        return _render_cards(request, army_id, error)
+    army = _get_army_for_owner(request, army_id)
+    added = next((item for item in army.cards.all() if item.pk == added_id), None)
+    context = {
+        "army": army,
+        "editable": True,
+        "card_error": "",  # the message goes next to the button instead
+        "card": card,
+        "added": added,
+        "raised": raised,
+        "added_error": error,
+        "oob": True,
+    }
+    cards = render_to_string("battles/armies/army.html#cards", context, request)
+    note = render_to_string("battles/armies/army.html#added-note", context, request)
+    return HttpResponse(cards + note)
 
 
 @require_POST
