@@ -9,10 +9,24 @@ Archetypes are generic, but a card belongs to one people (the Tactics roll,
 IV-A-2, needs fighters "of the army's people"), so each people gets its own
 copy of the seven archetypes: an archetype fits any army without being an ally.
 
-Costs ("PA") are stored only where the source prints one (Guerrier de Pierre,
-40); the other demo cards have no cost, and the army page says so rather than
-inventing numbers. Values the source does not give (the Magistrat's FOI) stay
-empty.
+Costs ("PA"): the source prints one only for the Guerrier de Pierre (40).
+Every other demo card carries an estimate so that an army's total means
+something, flagged ``cost_estimated`` (shown "estimated" on every page). The
+estimates weigh a card against the Guerrier de Pierre's 40 points: about 2
+points a point of ATT+FOR+DEF+RES above a human line, more for a shooter, a
+magician or a faithful, more for a large fighter.
+
+The demo shooters carry a weapon: the Magistrat's pistol is printed; the
+archetypes' weapons (a crossbow for the Tireur, a light crossbow for the
+Guerrier-tireur) are archetype weapons, named "(arme d'archétype)".
+
+The Wolfen d'Yllia's copies of the archetypes are wolfen-like (large, MOU 15,
+fear instead of courage, the Repenti's strength), not human lines. No source
+prints them: they are labelled "profil wolfen estimé". Values the source does
+not give (the Magistrat's FOI) stay empty.
+
+A demo army never holds the same card twice: one row a card, its fighters in
+the count.
 
 ``load_demo()`` is idempotent: a second run changes nothing.
 """
@@ -38,7 +52,15 @@ from battles.models.armies import (
 )
 from battles.services.armies import _set_abilities
 
-__all__ = ["ARCHETYPES", "DEMO_ARMIES", "PEOPLES", "PRINTED_CARDS", "load_demo"]
+__all__ = [
+    "ARCHETYPES",
+    "DEMO_ARMIES",
+    "PEOPLES",
+    "PRINTED_CARDS",
+    "WOLFEN_ARCHETYPES",
+    "archetypes_of",
+    "load_demo",
+]
 
 PEOPLES: dict[str, list[str]] = {
     Voie.LUMIERE: [
@@ -92,6 +114,27 @@ def _stats(mou, ini, att, force, defense, res, tir, cou, peur, dis, pou, foi) ->
     }
 
 
+def _estimated(cost: int) -> dict:
+    """A cost no source prints: an estimate, labelled so."""
+    return {"cost": cost, "cost_estimated": True}
+
+
+def _weapon(name: str, strength: int, ranges: tuple[int, int, int]) -> dict:
+    """An archetype's ranged weapon, named as such."""
+    return {
+        "weapon_name": f"{name} (arme d'archétype)",
+        "weapon_strength": strength,
+        "range_short": ranges[0],
+        "range_medium": ranges[1],
+        "range_long": ranges[2],
+    }
+
+
+CROSSBOW = _weapon("Arbalète", 6, (15, 30, 45))
+LIGHT_CROSSBOW = _weapon("Arbalète légère", 5, (10, 20, 30))
+WOLFEN_BOW = _weapon("Arc wolfen", 7, (15, 30, 45))
+WOLFEN_JAVELIN = _weapon("Javelots", 6, (10, 15, 20))
+
 # name, people, fields, abilities ("Profil Rackham").
 PRINTED_CARDS: list[tuple[str, str, dict, list[str]]] = [
     (
@@ -102,6 +145,7 @@ PRINTED_CARDS: list[tuple[str, str, dict, list[str]]] = [
             "rank": Rank.IRREGULIER,
             "size": Size.LARGE,
             "fighters_per_card": 3,
+            **_estimated(28),
         },
         ["Tueur né/1", "Créature", "Paria"],
     ),
@@ -118,6 +162,7 @@ PRINTED_CARDS: list[tuple[str, str, dict, list[str]]] = [
             "range_short": 10,
             "range_medium": 15,
             "range_long": 20,
+            **_estimated(30),
         },
         [],
     ),
@@ -129,6 +174,7 @@ PRINTED_CARDS: list[tuple[str, str, dict, list[str]]] = [
             "rank": Rank.REGULIER,
             "size": Size.NORMAL,
             "fighters_per_card": 3,
+            **_estimated(10),
         },
         [],
     ),
@@ -139,6 +185,7 @@ PRINTED_CARDS: list[tuple[str, str, dict, list[str]]] = [
             **_stats(12.5, 4, 5, 6, 5, 7, None, 6, None, 2, 2, None),
             "rank": Rank.REGULIER,
             "mystic_rank": MysticRank.INITIE,
+            **_estimated(45),
         },
         ["Ambidextre", "Éclaireur", "Guerrier-mage"],
     ),
@@ -155,16 +202,104 @@ PRINTED_CARDS: list[tuple[str, str, dict, list[str]]] = [
     ),
 ]
 
-# name -> fields ("archétype"; one copy per people).
+# name -> fields ("archétype"; one copy per people). Stat lines from the
+# source; costs estimated, weapons archetype weapons.
 ARCHETYPES: dict[str, dict] = {
-    "Guerrier": _stats(10, 4, 5, 7, 5, 7, None, 5, None, 4, None, None),
-    "Tireur": _stats(10, 4, 3, 5, 3, 6, 4, 5, None, 4, None, None),
-    "Magicien": _stats(10, 4, 3, 5, 3, 6, None, 5, None, 4, 4, None),
-    "Fidèle": _stats(10, 4, 3, 5, 3, 6, None, 5, None, 4, None, 4),
-    "Guerrier-tireur": _stats(10, 4, 4, 6, 4, 6, 3, 5, None, 4, None, None),
-    "Guerrier-mage": _stats(10, 4, 4, 6, 4, 6, None, 5, None, 4, 3, None),
-    "Moine-guerrier": _stats(10, 4, 4, 6, 4, 6, None, 5, None, 4, None, 3),
+    "Guerrier": {
+        **_stats(10, 4, 5, 7, 5, 7, None, 5, None, 4, None, None),
+        **_estimated(20),
+    },
+    "Tireur": {
+        **_stats(10, 4, 3, 5, 3, 6, 4, 5, None, 4, None, None),
+        **_estimated(18),
+        **CROSSBOW,
+    },
+    "Magicien": {
+        **_stats(10, 4, 3, 5, 3, 6, None, 5, None, 4, 4, None),
+        "mystic_rank": MysticRank.INITIE,
+        **_estimated(25),
+    },
+    "Fidèle": {
+        **_stats(10, 4, 3, 5, 3, 6, None, 5, None, 4, None, 4),
+        "mystic_rank": MysticRank.DEVOT,
+        **_estimated(25),
+    },
+    "Guerrier-tireur": {
+        **_stats(10, 4, 4, 6, 4, 6, 3, 5, None, 4, None, None),
+        **_estimated(20),
+        **LIGHT_CROSSBOW,
+    },
+    "Guerrier-mage": {
+        **_stats(10, 4, 4, 6, 4, 6, None, 5, None, 4, 3, None),
+        "mystic_rank": MysticRank.INITIE,
+        **_estimated(24),
+    },
+    "Moine-guerrier": {
+        **_stats(10, 4, 4, 6, 4, 6, None, 5, None, 4, None, 3),
+        "mystic_rank": MysticRank.DEVOT,
+        **_estimated(24),
+    },
 }
+
+# The Wolfen d'Yllia's archetypes: wolfen-like lines after the Repenti wolfen
+# (large, MOU 15, FOR 7, fear 6, low discipline), estimated, labelled so.
+WOLFEN = "Wolfen d'Yllia"
+WOLFEN_ESTIMATE = "profil wolfen estimé"
+_WOLFEN_BODY = {"size": Size.LARGE}
+WOLFEN_ARCHETYPES: dict[str, dict] = {
+    "Guerrier": {
+        **_stats(15, 4, 5, 8, 4, 7, None, None, 6, 2, None, None),
+        **_WOLFEN_BODY,
+        **_estimated(35),
+    },
+    "Tireur": {
+        **_stats(15, 4, 3, 6, 3, 6, 4, None, 5, 2, None, None),
+        **_WOLFEN_BODY,
+        **_estimated(32),
+        **WOLFEN_BOW,
+    },
+    "Magicien": {
+        **_stats(15, 4, 3, 6, 3, 6, None, None, 5, 3, 4, None),
+        **_WOLFEN_BODY,
+        "mystic_rank": MysticRank.INITIE,
+        **_estimated(38),
+    },
+    "Fidèle": {
+        **_stats(15, 4, 3, 6, 3, 6, None, None, 5, 3, None, 4),
+        **_WOLFEN_BODY,
+        "mystic_rank": MysticRank.DEVOT,
+        **_estimated(38),
+    },
+    "Guerrier-tireur": {
+        **_stats(15, 4, 4, 7, 4, 6, 3, None, 6, 2, None, None),
+        **_WOLFEN_BODY,
+        **_estimated(34),
+        **WOLFEN_JAVELIN,
+    },
+    "Guerrier-mage": {
+        **_stats(15, 4, 4, 7, 4, 6, None, None, 6, 2, 3, None),
+        **_WOLFEN_BODY,
+        "mystic_rank": MysticRank.INITIE,
+        **_estimated(40),
+    },
+    "Moine-guerrier": {
+        **_stats(15, 4, 4, 7, 4, 6, None, None, 6, 2, None, 3),
+        **_WOLFEN_BODY,
+        "mystic_rank": MysticRank.DEVOT,
+        **_estimated(40),
+    },
+}
+
+
+def archetypes_of(people_name: str) -> dict[str, dict]:
+    """The archetype cards of a people: wolfen-like for the Wolfen."""
+    if people_name == WOLFEN:
+        return {
+            name: {**fields, "source_detail": WOLFEN_ESTIMATE}
+            for name, fields in WOLFEN_ARCHETYPES.items()
+        }
+    return ARCHETYPES
+
 
 # army name -> (people, points limit, [(card name, fighters)]).
 DEMO_ARMIES: dict[str, tuple[str, int, list[tuple[str, int]]]] = {
@@ -173,19 +308,18 @@ DEMO_ARMIES: dict[str, tuple[str, int, list[tuple[str, int]]]] = {
         400,
         [
             ("Magistrat du Griffon", 1),
-            ("Guerrier", 3),
-            ("Guerrier", 3),
-            ("Tireur", 2),
+            ("Guerrier", 6),
+            ("Tireur", 3),
             ("Fidèle", 1),
             ("Moine-guerrier", 2),
             ("Guerrier-tireur", 2),
+            ("Guerrier-mage", 1),
         ],
     ),
     "Wolfen d'Yllia (démo)": (
         "Wolfen d'Yllia",
         400,
         [
-            ("Repenti wolfen", 3),
             ("Repenti wolfen", 3),
             ("Guerrier", 2),
             ("Guerrier-mage", 1),
@@ -204,6 +338,11 @@ def _card_defaults(source: str, fields: dict) -> dict:
         "size": Size.NORMAL,
         "base_shape": BaseShape.SQUARE,
         "cost": None,
+        "cost_estimated": False,
+        "mou_flight": None,
+        "creation": None,
+        "alteration": None,
+        "destruction": None,
         "weapon_name": "",
         "weapon_strength": None,
         "range_short": None,
@@ -211,9 +350,9 @@ def _card_defaults(source: str, fields: dict) -> dict:
         "range_long": None,
         "fighters_per_card": 1,
         **_EMPTY,
+        "source_detail": "",
         **fields,
         "source": source,
-        "source_detail": "",
         "is_demo": True,
     }
 
@@ -284,7 +423,7 @@ def load_demo() -> dict[str, int]:
         cards[(people_name, name)] = card
         changed["cards"] += was_changed
     for people_name, people in peoples.items():
-        for name, fields in ARCHETYPES.items():
+        for name, fields in archetypes_of(people_name).items():
             card, was_changed = _put_card(
                 existing, people, name, CardSource.ARCHETYPE, fields, []
             )

@@ -539,9 +539,12 @@ class ReferenceCard(models.Model):
     # --- Reading -------------------------------------------------------
     @property
     def attribution(self) -> str:
-        """ "Profil Rackham", "archétype", "custom" or "catalogue: <name>"."""
+        """ "Profil Rackham", "archétype", "custom" or "catalogue: <name>";
+        an archetype with a detail reads "archétype (profil wolfen estimé)"."""
         if self.source == CardSource.CATALOGUE and self.source_detail:
             return f"catalogue: {self.source_detail}"
+        if self.source == CardSource.ARCHETYPE and self.source_detail:
+            return f"{self.get_source_display()} ({self.source_detail})"
         return self.get_source_display()
 
     @property

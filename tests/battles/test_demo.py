@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 from django.core.management import call_command
 
-from battles.demo import ARCHETYPES, PEOPLES, PRINTED_CARDS, load_demo
+from battles.demo import (
+    ARCHETYPES,
+    DEMO_ARMIES,
+    PEOPLES,
+    PRINTED_CARDS,
+    WOLFEN,
+    load_demo,
+)
 from battles.files.army_json import export_army_json
 from battles.models.armies import Army, ArmyCard, CardAbility, People, ReferenceCard
 
@@ -57,7 +64,12 @@ def test_printed_profiles_are_attributed_and_archetypes_labelled():
     assert magistrat.ranges == (10, 15, 20) and magistrat.weapon_strength == 6
     assert ReferenceCard.objects.get(name="Guerrier de Pierre").cost == 40
     archetypes = ReferenceCard.objects.filter(source="archetype")
-    assert {card.attribution for card in archetypes} == {"archétype"}
+    assert {card.attribution for card in archetypes.exclude(people__name=WOLFEN)} == {
+        "archétype"
+    }
+    assert {card.attribution for card in archetypes.filter(people__name=WOLFEN)} == {
+        "archétype (profil wolfen estimé)"
+    }
     assert archetypes.count() == len(ARCHETYPES) * People.objects.count()
     assert ReferenceCard.objects.filter(source="rackham").count() == len(PRINTED_CARDS)
     assert not ReferenceCard.objects.filter(is_demo=False).exists()
@@ -80,3 +92,76 @@ def test_a_changed_demo_card_is_brought_back_by_the_next_load():
     ReferenceCard.objects.filter(name="Repenti wolfen").update(att=1)
     assert load_demo()["cards"] == 1
     assert ReferenceCard.objects.get(name="Repenti wolfen").att == 4
+
+
+def test_every_demo_shooter_carries_a_weapon_it_can_shoot_with():
+    load_demo()
+    shooters = ReferenceCard.objects.filter(is_demo=True, tir__isnull=False)
+    assert shooters.count() > len(PEOPLES)  # the Magistrat and the archetypes
+    for card in shooters:
+        assert card.has_weapon, card
+        assert card.weapon_strength > 0 and card.ranges[2] > 0
+
+
+def test_archetype_weapons_are_labelled_as_such():
+    load_demo()
+    weapons = set(
+        ReferenceCard.objects.filter(source="archetype", tir__isnull=False)
+        .values_list("weapon_name", flat=True)
+        .distinct()
+    )
+    assert weapons and all("(arme d'archétype)" in name for name in weapons)
+    printed = ReferenceCard.objects.get(name="Magistrat du Griffon")
+    assert printed.weapon_name == "Pistolet"
+
+
+def test_every_demo_card_costs_something_and_unprinted_costs_are_estimates():
+    load_demo()
+    cards = ReferenceCard.objects.filter(is_demo=True)
+    assert not cards.filter(cost__isnull=True).exists()
+    assert not cards.filter(cost=0).exists()
+    assert list(cards.filter(cost_estimated=False).values_list("name", "cost")) == [
+        ("Guerrier de Pierre", 40)
+    ]
+
+
+def test_the_demo_armies_total_something_within_their_limit():
+    load_demo()
+    for army in Army.objects.with_cards().demo():
+        assert 0 < army.points_total <= army.points_limit
+        assert army.cards_without_cost == 0
+
+
+def test_no_demo_army_holds_the_same_card_twice():
+    for _people, _limit, entries in DEMO_ARMIES.values():
+        names = [name for name, _fighters in entries]
+        assert len(names) == len(set(names))
+    load_demo()
+    for army in Army.objects.with_cards().demo():
+        card_ids = [army_card.card_id for army_card in army.cards.all()]
+        assert len(card_ids) == len(set(card_ids))
+
+
+def test_the_wolfen_archetypes_are_wolfen_like_not_human():
+    load_demo()
+    human = ReferenceCard.objects.get(
+        name="Guerrier", people__name="Griffons d'Akkylannie"
+    )
+    wolfen = ReferenceCard.objects.get(name="Guerrier", people__name=WOLFEN)
+    repenti = ReferenceCard.objects.get(name="Repenti wolfen")
+    assert wolfen.size == repenti.size == "large"
+    assert wolfen.mou == repenti.mou == 15
+    assert (wolfen.cou, wolfen.peur) == (None, 6)
+    assert wolfen.force > human.force
+    for card in ReferenceCard.objects.filter(source="archetype", people__name=WOLFEN):
+        assert card.size == "large" and card.peur is not None and card.cou is None
+        assert card.source_detail == "profil wolfen estimé" and card.cost_estimated
+
+
+def test_the_demo_army_pages_say_which_costs_are_estimated(client, settings):
+    settings.LANGUAGE_CODE = "en"
+    load_demo()
+    army = Army.objects.demo().get(name="Wolfen d'Yllia (démo)")
+    body = client.get(f"/armies/{army.pk}/").content.decode()
+    assert "330 / 400 points" in body
+    assert "6 cards' costs are estimates: no source prints them." in body
