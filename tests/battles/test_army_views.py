@@ -427,7 +427,7 @@ def test_the_catalogue_page_imports_into_ones_own_library(client, db):
     response = client.post("/armies/catalogues/", {"file": upload})
     body = response.content.decode()
     assert response.status_code == 200
-    assert "3 imported, 0 updated, 2 skipped." in body
+    assert "3 imported, 0 updated, 0 unchanged, 2 skipped." in body
     cards = ReferenceCard.objects.all()
     assert {card.guest_key for card in cards} == {client.session["guest_key"]}
 
