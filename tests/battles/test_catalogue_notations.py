@@ -288,3 +288,40 @@ def test_the_operators_import_makes_a_shared_people():
     assert (
         vampires in ArmyForm(owner=Owner(guest_key="anyone")).fields["people"].queryset
     )
+
+
+@pytestmark_db
+def test_an_imported_flyer_plays_with_its_ground_and_flight_values(guest):
+    from battles.models.armies import Army
+    from battles.services.armies import add_card, create_army
+    from battles.services.games import side_setup
+
+    import_catalogue((NOTATIONS / "flight.cat").read_bytes(), owner=guest)
+    harpie = ReferenceCard.objects.get(name="Harpie")
+    army = create_army(guest, name="Nid", people=harpie.people)
+    add_card(army, harpie)
+    setup = side_setup(Army.objects.with_cards().get(pk=army.pk), "Anne")
+    assert setup["cards"][0]["profile"]["MOU"] == 12.5
+    assert setup["cards"][0]["flight_mou"] == 20
+
+
+@pytestmark_db
+def test_a_people_an_army_file_creates_is_private_to_the_importer(guest, outsider):
+    from battles.files.army_json import ARMY_JSON_FORMAT, import_army_json
+
+    import_army_json(
+        guest,
+        {
+            "format": ARMY_JSON_FORMAT,
+            "version": 1,
+            "army": {
+                "name": "Nuit",
+                "people": {"name": "Vampires of Sylvania", "voie": "other"},
+                "points_limit": 200,
+                "cards": [],
+            },
+        },
+    )
+    vampires = People.objects.get(name="Vampires of Sylvania")
+    assert vampires.guest_key == guest.guest_key
+    assert vampires not in ArmyForm(owner=outsider).fields["people"].queryset
