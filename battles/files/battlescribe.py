@@ -246,6 +246,14 @@ def _tell_apart(catalogue: Catalogue) -> None:
                 wanted = f"{wanted[:110]} ({number})"
             taken.add(wanted)
             profile.name = wanted
+    # A profile id shared by different profiles (one profile linked from two
+    # entries with their own costs): each keeps an id of its own.
+    ids: set[str] = set()
+    for profile in kept:
+        if profile.external_id and profile.external_id in ids:
+            suffix = f"#{profile.entry or len(ids)}"
+            profile.external_id = f"{profile.external_id[: 100 - len(suffix)]}{suffix}"
+        ids.add(profile.external_id)
     catalogue.profiles = kept
 
 

@@ -325,3 +325,20 @@ def test_a_people_an_army_file_creates_is_private_to_the_importer(guest, outside
     vampires = People.objects.get(name="Vampires of Sylvania")
     assert vampires.guest_key == guest.guest_key
     assert vampires not in ArmyForm(owner=outsider).fields["people"].queryset
+
+
+@pytestmark_db
+def test_different_namesakes_sharing_one_profile_id_are_both_imported():
+    catalogue = (
+        (NOTATIONS / "namesakes.cat")
+        .read_bytes()
+        .replace(b'id="prof-garde2"', b'id="prof-garde1"')
+    )
+    summary = import_catalogue(catalogue)
+    assert summary.imported == [
+        "Garde du lion (Bannière)",
+        "Garde du lion (Musicien)",
+        "Chevalier",
+    ]
+    again = import_catalogue(catalogue)
+    assert again.unchanged == summary.imported and again.skipped == []
