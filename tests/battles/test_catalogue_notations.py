@@ -342,3 +342,20 @@ def test_different_namesakes_sharing_one_profile_id_are_both_imported():
     ]
     again = import_catalogue(catalogue)
     assert again.unchanged == summary.imported and again.skipped == []
+
+
+@pytestmark_db
+def test_the_catalogue_page_says_the_people_matched_and_the_readings_assumed(
+    client, settings
+):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    People.objects.create(name="Elfes Daïkinees", voie=Voie.DESTIN)
+    upload = SimpleUploadedFile(
+        "daikinee.cat", (NOTATIONS / "bare-courage.cat").read_bytes()
+    )
+    body = client.post("/armies/catalogues/", {"file": upload}).content.decode()
+    assert "4 imported, 0 updated, 0 unchanged, 0 skipped." in body
+    assert "“Daikinee Elves” is the catalogue's name for Elfes Daïkinees." in body
+    assert "Readings assumed" in body
+    assert "Cou/Fea “4” read as courage (no C or F)" in body
