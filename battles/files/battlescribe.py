@@ -424,6 +424,7 @@ def _read_profile(
     number("aim", "Aim", "tir")
     number("dis", "Dis", "dis")
     values["creation"] = values["alteration"] = values["destruction"] = None
+    values["mystic_rank"] = ""  # unless the aspects name a faithful's rank
     for key, label, target in (("pow", "Pow", "pou"), ("fervour", "Fervour", "foi")):
         raw = characteristics.get(key, "")
         if ASPECTS.fullmatch(raw) and not raw.isdigit():
