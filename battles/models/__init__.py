@@ -18,4 +18,5 @@ from battles.models.games import (  # noqa: F401, E402
     JoinLinkRole,
     SeatRole,
 )
+from battles.models.identity import Owner  # noqa: F401, E402
 from battles.models.ratelimit import RateLimitHit  # noqa: F401, E402
