@@ -8,6 +8,12 @@ from battles.models.armies import (  # noqa: F401
     People,
     ReferenceCard,
 )
+from battles.models.fighters import (  # noqa: F401, E402
+    ActivationSequence,
+    ActivationSequenceCard,
+    Fighter,
+    FighterWound,
+)
 from battles.models.games import (  # noqa: F401, E402
     DiceMode,
     Game,
