@@ -436,3 +436,26 @@ def survivors(game: Game) -> dict[str, list[str]]:
     ):
         standing[side].append(label)
     return standing
+
+
+def readable_sequences(game: Game, roles: Iterable[str]) -> list[ActivationSequence]:
+    """The sequences someone holding ``roles`` may read, turn by turn: their
+    own side's, and every side's once the game is over (IV-A-1: hidden)."""
+    return list(
+        ActivationSequence.objects.filter(game=game)
+        .readable_by(frozenset(roles))
+        .prefetch_related("cards")
+        .order_by("turn", "side")
+    )
+
+
+def add_rows_to_summary(game: Game, summary: dict[str, Any]) -> dict[str, Any]:
+    """The end-of-game summary with what the rows answer: survivors and army
+    points destroyed per side, and both sides' sequences (the game is over)."""
+    standing = survivors(game)
+    points = army_points_destroyed(game)
+    for side, data in summary["sides"].items():
+        data["survivors"] = standing[side]
+        data["army_points_destroyed"] = points[side]
+    summary["sequences"] = readable_sequences(game, ())
+    return summary

@@ -30,7 +30,7 @@ from battles.models.games import (
     GameSeat,
     SeatRole,
 )
-from battles.services.fighter_rows import sync_rows
+from battles.services.fighter_rows import add_rows_to_summary, sync_rows
 from rules.dice import ScriptedDice, SeededDice
 from rules.errors import IllegalAction
 from rules.game import (
@@ -423,7 +423,7 @@ def replayed_state(game: Game) -> dict[str, Any]:
 
 def game_summary(game: Game) -> dict[str, Any]:
     """Survivors, wounds and luck per side (the end-of-game summary)."""
-    return summarize(game.state, rules_events(game))
+    return add_rows_to_summary(game, summarize(game.state, rules_events(game)))
 
 
 @dataclass(frozen=True)
