@@ -16,6 +16,7 @@ command ``rebuild_fighter_rows``), through the same ``sync_rows``, and
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from django.db import transaction
@@ -413,8 +414,8 @@ def out_of_step(game: Game) -> list[str]:
 def army_points_destroyed(game: Game) -> dict[str, int]:
     """Army points each side destroyed: ``{"a": points of B's eliminated
     fighters, "b": points of A's}``; a card's points are shared evenly among
-    its fighters (a card without a printed cost counts 0)."""
-    destroyed = {"a": 0, "b": 0}
+    its fighters, the sum rounded down (a card without a printed cost counts 0)."""
+    destroyed = {"a": Fraction(0), "b": Fraction(0)}
     rows = (
         Fighter.objects.filter(game=game, eliminated=True, card_points__isnull=False)
         .values("side", "card_key", "card_points", "card_fighters")
@@ -422,8 +423,10 @@ def army_points_destroyed(game: Game) -> dict[str, int]:
     )
     for row in rows:
         by = "b" if row["side"] == "a" else "a"
-        destroyed[by] += row["card_points"] * row["fallen"] // row["card_fighters"]
-    return destroyed
+        destroyed[by] += Fraction(
+            row["card_points"] * row["fallen"], row["card_fighters"]
+        )
+    return {side: int(points) for side, points in destroyed.items()}  # rounded down
 
 
 def survivors(game: Game) -> dict[str, list[str]]:

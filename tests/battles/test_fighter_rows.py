@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+from fractions import Fraction
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -168,6 +169,13 @@ def test_after_a_whole_scripted_game_the_rows_equal_the_log(demo_armies):
     for fighter in fallen:
         assert fighter.eliminated_turn and fighter.eliminated_phase
         assert fighter.wounds.filter(eliminated=True).count() == 1
+    destroyed = {"a": Fraction(0), "b": Fraction(0)}
+    for fighter in fallen:
+        by = "b" if fighter.side == "a" else "a"
+        destroyed[by] += Fraction(fighter.card_points or 0, fighter.card_fighters)
+    assert fighter_rows.army_points_destroyed(game) == {
+        side: int(points) for side, points in destroyed.items()
+    }
     # Three turns of sequences were kept, locked by their Tactics rolls.
     turns = set(
         ActivationSequence.objects.filter(game=game).values_list("turn", flat=True)
@@ -176,14 +184,15 @@ def test_after_a_whole_scripted_game_the_rows_equal_the_log(demo_armies):
 
 
 def test_army_points_destroyed_share_each_card_among_its_fighters(demo_armies):
-    game = play(new_game(*demo_armies, turns=3), random.Random(7))
-    expected = {"a": 0, "b": 0}
-    for fighter in Fighter.objects.filter(game=game, eliminated=True):
-        by = "b" if fighter.side == "a" else "a"
-        expected[by] += (fighter.card_points or 0) / fighter.card_fighters
-    assert fighter_rows.army_points_destroyed(game) == {
-        side: int(points) for side, points in expected.items()
-    }
+    game = new_game(*demo_armies)
+    assert fighter_rows.army_points_destroyed(game) == {"a": 0, "b": 0}
+    rows = Fighter.objects.filter(game=game)
+    rows.filter(side="b").update(card_points=25, card_fighters=2)
+    # Three halves of a 25-point card: 37.5 points, rounded down once.
+    for key in ("b1.1", "b2.1", "b3.1"):
+        rows.filter(key=key).update(eliminated=True)
+    rows.filter(key="a1.1").update(eliminated=True, card_points=None)
+    assert fighter_rows.army_points_destroyed(game) == {"a": 37, "b": 0}
 
 
 def test_undos_bring_the_rows_back_with_the_snapshot(demo_armies):
