@@ -56,10 +56,6 @@ def fighter_values(data: Mapping[str, Any]) -> dict[str, Any]:
     return {column: _whole(data.get(key)) for column, key in STATE_FIELDS.items()}
 
 
-def _event_fields(event: GameEvent) -> tuple[str, Mapping[str, Any]]:
-    return event.kind, event.payload or {}
-
-
 # --- creating the fighters ---------------------------------------------------------
 
 
@@ -122,16 +118,14 @@ def _create_fighters(game: Game, state: State, kept: Mapping[str, dict] | None) 
 # --- one action --------------------------------------------------------------------
 
 
-def _wounds(
-    game: Game, state_before: State, events: Sequence[GameEvent]
-) -> list[dict[str, Any]]:
+def _wounds(state_before: State, events: Sequence[GameEvent]) -> list[dict[str, Any]]:
     """The wounds these events dealt, in order, with the steps each added."""
     steps = {}
     wounds = []
     for event in events:
-        kind, payload = _event_fields(event)
-        if kind != "wound_rolled":
+        if event.kind != "wound_rolled":
             continue
+        payload = event.payload
         target = payload["target"]
         before = steps.get(target, state_before["fighters"][target]["steps"])
         steps[target] = payload["steps_after"]
@@ -276,7 +270,7 @@ def sync_rows(
     if state_before is None:
         _create_fighters(game, state_after, None)
         return
-    wounds = _wounds(game, state_before, events)
+    wounds = _wounds(state_before, events)
     undone = [e.payload["action"] for e in events if e.kind == "undone"]
     _sync_fighters(game, state_before, state_after)
     _sync_wounds(game, state_before, wounds, undone)
