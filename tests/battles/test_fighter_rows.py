@@ -303,6 +303,18 @@ def army_of(cards: int, people: People, card: ReferenceCard, name: str) -> Army:
     return army
 
 
+def touched(before, after) -> str:
+    changed = any(
+        fighter_rows.fighter_values(before["fighters"][key])
+        != fighter_rows.fighter_values(data)
+        for key, data in after["fighters"].items()
+    )
+    return "fighters changed" if changed else "no fighter changed"
+
+
+ROW_KINDS = {"sequence_set", "tactics_won", "wound_rolled", "turn_started"}
+
+
 def queries_by_kind(cards: int) -> dict[tuple[str, ...], set[int]]:
     """Each kind of action (the events it appended) and the queries it took."""
     people = People.objects.get(name=Army.objects.filter(is_demo=True)[0].people.name)
@@ -319,20 +331,33 @@ def queries_by_kind(cards: int) -> dict[tuple[str, ...], set[int]]:
         if game.state["turn"] == 2:
             return counts
         side, command = next_command(game.state, rng)
+        before = game.state
         connection.queries_log.clear()
         with CaptureQueriesContext(connection) as captured:
             result = services.perform_action(game, side, command)
+        # What the action did: the events it appended, and whether a fighter
+        # changed (a wound roll may leave the fighter as it was).
         kinds = tuple(sorted({event.kind for event in result.events}))
+        kinds += (touched(before, result.game.state),)
         counts.setdefault(kinds, set()).add(len(captured))
+        if ROW_KINDS & set(kinds) and ("undone", *kinds) not in counts:
+            # Undo it once too: the rows go back in as many queries.
+            connection.queries_log.clear()
+            with CaptureQueriesContext(connection) as captured:
+                services.undo_last_action(game, side)
+            counts[("undone", *kinds)] = {len(captured)}
 
 
-def test_an_action_takes_as_many_queries_with_30_cards_a_side_as_with_7(
+def test_an_action_or_its_undo_takes_as_many_queries_with_30_cards_as_with_7(
     demo_armies,
 ):
     small, large = queries_by_kind(7), queries_by_kind(30)
     common = set(small) & set(large)
     kinds = {kind for kinds in common for kind in kinds}
-    # The actions that write rows are among those compared.
-    assert {"sequence_set", "tactics_won", "wound_rolled", "turn_started"} <= kinds
+    # The actions that write rows, and their undos, are among those compared.
+    assert ROW_KINDS <= kinds
+    assert {"wound_rolled", "sequence_set"} <= {
+        kind for kinds in common if kinds[0] == "undone" for kind in kinds
+    }
     for key in common:
         assert small[key] == large[key], key
