@@ -123,9 +123,13 @@ class ActivationSequenceQuerySet(models.QuerySet):
         """The sequences someone holding ``roles`` may read (IV-A-1: hidden).
 
         A side reads its own; once the game is over everyone reads them all.
+        A phone holding both sides is passed between the players (a hand-over
+        screen guards each sequence on the board): it shows none until the end.
         """
         over = Q(game__finished_at__isnull=False)
         sides = [role for role in roles if role in ("a", "b")]
+        if len(sides) == 2:
+            sides = []
         return self.filter(over | Q(side__in=sides))
 
     def of_finished_games(self) -> ActivationSequenceQuerySet:

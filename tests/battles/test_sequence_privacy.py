@@ -89,6 +89,17 @@ def test_a_spectator_and_an_outsider_read_no_sequence_while_the_game_runs(game):
         assert outsider.get(url).status_code == 404
 
 
+def test_one_phone_passed_between_the_players_shows_no_sequence_in_the_log(game):
+    anne = phone("anne")
+    GameSeat.objects.filter(game=game, role="b").update(guest_key="anne")
+    assert readable_sequences(game, {"a", "b"}) == []
+    text = anne.get(f"/games/{game.public_id}/log").content.decode()
+    assert A_SEQUENCE not in text and B_SEQUENCE not in text
+    finish(game)
+    text = anne.get(f"/games/{game.public_id}/log").content.decode()
+    assert A_SEQUENCE in text and B_SEQUENCE in text
+
+
 def test_an_action_answers_without_the_other_sides_sequence(game):
     bruno = phone("bruno")
     url = f"/games/{game.public_id}/act"
