@@ -48,3 +48,102 @@ class ArmyAdmin(admin.ModelAdmin):
     list_select_related = ["people", "owner"]
     raw_id_fields = ["owner"]
     inlines = [ArmyCardInline]
+
+
+# --- A game's fighters, wounds and activation sequences (issue #15) ----------
+# Read-only: the rows mirror the game's log, and only the services write them.
+from battles.models.fighters import (  # noqa: E402
+    ActivationSequence,
+    ActivationSequenceCard,
+    Fighter,
+    FighterWound,
+)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class FighterWoundInline(ReadOnlyInline):
+    model = FighterWound
+    fk_name = "fighter"
+    fields = ["seq", "turn", "phase", "attacker", "location", "outcome", "steps_added"]
+    readonly_fields = fields
+
+
+@admin.register(Fighter)
+class FighterAdmin(ReadOnlyAdmin):
+    list_display = [
+        "label",
+        "game",
+        "side",
+        "card_name",
+        "wound_steps",
+        "stunned",
+        "routed",
+        "eliminated",
+        "eliminated_turn",
+        "mana",
+        "faith",
+    ]
+    list_filter = ["side", "eliminated", "routed"]
+    search_fields = ["label", "card_name", "game__public_id", "game__title"]
+    list_select_related = ["game"]
+    inlines = [FighterWoundInline]
+
+
+@admin.register(FighterWound)
+class FighterWoundAdmin(ReadOnlyAdmin):
+    list_display = [
+        "fighter",
+        "seq",
+        "turn",
+        "phase",
+        "attacker",
+        "location",
+        "outcome",
+        "steps_added",
+        "steps_after",
+        "eliminated",
+    ]
+    list_filter = ["outcome", "eliminated"]
+    search_fields = ["fighter__label", "game__public_id"]
+    list_select_related = ["fighter", "attacker"]
+
+
+class ActivationSequenceCardInline(ReadOnlyInline):
+    model = ActivationSequenceCard
+    fields = ["position", "card_name"]
+    readonly_fields = fields
+
+
+@admin.register(ActivationSequence)
+class ActivationSequenceAdmin(ReadOnlyAdmin):
+    """Only the sequences of finished games: a running game's stay hidden
+    (IV-A-1), even from the staff."""
+
+    list_display = ["game", "turn", "side", "locked_at"]
+    list_filter = ["side"]
+    list_select_related = ["game"]
+    inlines = [ActivationSequenceCardInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).of_finished_games()

@@ -12,7 +12,7 @@ import secrets
 
 from django.http import HttpRequest
 
-from battles.models.armies import Owner
+from battles.models.identity import Owner
 
 GUEST_SESSION_KEY = "guest_key"
 

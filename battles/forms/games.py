@@ -8,8 +8,9 @@ from django import forms
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from battles.models.armies import Army, Owner
+from battles.models.armies import Army
 from battles.models.games import DiceMode, GameMode
+from battles.models.identity import Owner
 from rules.game.state import MAX_TURNS
 
 

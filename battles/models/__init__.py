@@ -8,6 +8,12 @@ from battles.models.armies import (  # noqa: F401
     People,
     ReferenceCard,
 )
+from battles.models.fighters import (  # noqa: F401, E402
+    ActivationSequence,
+    ActivationSequenceCard,
+    Fighter,
+    FighterWound,
+)
 from battles.models.games import (  # noqa: F401, E402
     DiceMode,
     Game,
@@ -18,4 +24,5 @@ from battles.models.games import (  # noqa: F401, E402
     JoinLinkRole,
     SeatRole,
 )
+from battles.models.identity import Owner  # noqa: F401, E402
 from battles.models.ratelimit import RateLimitHit  # noqa: F401, E402

@@ -34,7 +34,6 @@ fighters per card         1 to 20
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from decimal import Decimal
 
 from django.conf import settings
@@ -44,6 +43,7 @@ from django.db import models
 from django.db.models import Prefetch, Q
 from django.utils.translation import gettext_lazy as _
 
+from battles.models.identity import Owner  # noqa: F401  (re-exported: its old home)
 from rules.game.state import CHARACTERISTICS
 
 __all__ = [
@@ -54,7 +54,6 @@ __all__ = [
     "CardAbility",
     "CardSource",
     "MysticRank",
-    "Owner",
     "People",
     "PeopleQuerySet",
     "Rank",
@@ -99,34 +98,6 @@ CHARACTERISTIC_FIELDS = {
 
 def _between(low, high) -> list:
     return [MinValueValidator(low), MaxValueValidator(high)]
-
-
-@dataclass(frozen=True)
-class Owner:
-    """Who is asking: a user, a guest (by the key in their session), or nobody.
-
-    ``Owner()`` (no user, no key) owns nothing: its filters match no row, so
-    it can never reach the shared library's rows as if it owned them.
-    """
-
-    user_id: int | None = None
-    guest_key: str = ""
-
-    @property
-    def is_anyone(self) -> bool:
-        return self.user_id is not None or bool(self.guest_key)
-
-    def q(self, prefix: str = "") -> Q:
-        """Rows owned by this owner (``prefix`` for a related lookup)."""
-        if self.user_id is not None:
-            return Q(**{f"{prefix}owner_id": self.user_id})
-        if self.guest_key:
-            return Q(**{f"{prefix}guest_key": self.guest_key})
-        return Q(pk__in=[])
-
-    def fields(self) -> dict:
-        """The owner fields to set on a new row."""
-        return {"owner_id": self.user_id, "guest_key": self.guest_key}
 
 
 SHARED = Q(owner__isnull=True, guest_key="")

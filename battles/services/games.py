@@ -30,6 +30,7 @@ from battles.models.games import (
     GameSeat,
     SeatRole,
 )
+from battles.services.fighter_rows import add_rows_to_summary, sync_rows
 from rules.dice import ScriptedDice, SeededDice
 from rules.errors import IllegalAction
 from rules.game import (
@@ -203,6 +204,7 @@ def create_game(
             kind=first_event["kind"],
             payload=first_event["payload"],
         )
+        sync_rows(game, None, game.state, [])
         holder = {"user_id": owner.user_id, "guest_key": owner.guest_key}
         GameSeat.objects.create(
             game=game, role=SeatRole.SIDE_A, player_name=player_a, **holder
@@ -288,6 +290,7 @@ def _append(
             GameEvent.objects.bulk_create(rows)
     except IntegrityError:
         raise StaleAction(_("The game moved on: reload and try again.")) from None
+    sync_rows(game, game.state, state, rows)
     game.state = state
     game.version = rows[-1].seq
     if state.get("phase") == "finished" and game.finished_at is None:
@@ -388,7 +391,9 @@ def undo_last_action(
             idempotency_key=idempotency_key,
             command_hash=command_hash,
         )
-        locked.state = replay([*events, row.as_rules_event()])
+        state = replay([*events, row.as_rules_event()])
+        sync_rows(locked, locked.state, state, [row])
+        locked.state = state
         locked.version = action
         locked.finished_at = (
             None if locked.state["phase"] != "finished" else (locked.finished_at)
@@ -419,7 +424,7 @@ def replayed_state(game: Game) -> dict[str, Any]:
 
 def game_summary(game: Game) -> dict[str, Any]:
     """Survivors, wounds and luck per side (the end-of-game summary)."""
-    return summarize(game.state, rules_events(game))
+    return add_rows_to_summary(game, summarize(game.state, rules_events(game)))
 
 
 @dataclass(frozen=True)

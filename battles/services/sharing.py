@@ -19,7 +19,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from battles.models.armies import Owner
 from battles.models.games import (
     Game,
     GameMode,
@@ -28,6 +27,7 @@ from battles.models.games import (
     JoinLinkRole,
     SeatRole,
 )
+from battles.models.identity import Owner
 
 
 class JoinRefused(Exception):

@@ -32,6 +32,7 @@ from battles.presenters.log import log_lines
 from battles.presenters.words import rules_text
 from battles.services import games as services
 from battles.services.agreement import pending_confirmation
+from battles.services.fighter_rows import readable_sequences
 from battles.views.access import Viewer, get_game_for_viewer
 from rules.errors import IllegalAction
 from rules.game import state as st
@@ -289,7 +290,9 @@ def game_log(request: HttpRequest, public_id: str) -> HttpResponse:
     game, viewer = get_game_for_viewer(request, public_id)
     disputed = game.events.filter(disputed=True).values_list("seq", flat=True)
     lines = log_lines(services.rules_events(game), viewer.sides, disputed=disputed)
-    return render(request, "battles/games/log.html", {"game": game, "log": lines})
+    sequences = readable_sequences(game, viewer.roles)
+    context = {"game": game, "log": lines, "sequences": sequences}
+    return render(request, "battles/games/log.html", context)
 
 
 @require_GET

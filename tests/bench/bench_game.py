@@ -118,6 +118,8 @@ def main() -> None:
             f"{percentile(values, 0.95) * 1000:>10.2f}"
             f"{statistics.median(counts):>9.0f}"
         )
+    ratio = statistics.median(timings) / statistics.median(trivial)
+    print(f"game action / trivial view (medians): {ratio:.1f}")
     print(f"queries per action: min {min(queries)}, max {max(queries)}")
     print(f"last game's log: {events} events")
 
