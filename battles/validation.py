@@ -76,9 +76,10 @@ def check_text(
     required: bool = False,
 ) -> str:
     """A stripped text without control characters and at most ``max_length`` long."""
-    value = (value or "").strip()
-    if has_control_characters(value):
+    value = value or ""
+    if has_control_characters(value):  # before strip(), which eats some of them
         raise FieldError(str(CONTROL_MESSAGE), field)
+    value = value.strip()
     if required and not value:
         raise FieldError(
             _("Something is missing: %(field)s.") % {"field": field}, field
