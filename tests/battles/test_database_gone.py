@@ -75,9 +75,7 @@ def test_a_page_without_its_database_is_a_styled_503_then_recovers(table, outage
     assert phone.get(f"/games/{game.public_id}/").status_code == 200
 
 
-def test_an_htmx_tap_gets_the_message_alone_and_its_retry_counts_once(
-    table, outage
-):
+def test_an_htmx_tap_gets_the_message_alone_and_its_retry_counts_once(table, outage):
     game, phone = table
     tap = {
         "type": "set_sequence",
