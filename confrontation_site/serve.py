@@ -32,7 +32,10 @@ DEFAULT_PROXY_ADDRESS = "127.0.0.1"
 def behind_tls_proxy(environ: Mapping[str, str]) -> bool:
     word = (environ.get("BEHIND_TLS_PROXY") or "false").strip().lower()
     if word not in TRUE_WORDS | FALSE_WORDS:
-        sys.exit(f"Configuration error: BEHIND_TLS_PROXY must be true or false, not {word!r}.")
+        sys.exit(
+            f"Configuration error: BEHIND_TLS_PROXY must be true or false, "
+            f"not {word!r}."
+        )
     return word in TRUE_WORDS
 
 
