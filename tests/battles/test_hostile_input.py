@@ -199,6 +199,24 @@ def test_a_card_number_too_large_for_the_database_is_refused(guest_client, griff
     assert army.cards.count() == 0
 
 
+def test_an_army_file_with_a_nul_byte_is_refused_and_imports_nothing(guest_client):
+    import json
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from battles.services.armies import export_army_json
+
+    call_command("load_demo", verbosity=0)
+    data = export_army_json(Army.objects.filter(is_demo=True).first())
+    data["army"]["name"] = "Nul\x00army"
+    armies = Army.objects.count()
+    upload = SimpleUploadedFile("x.json", json.dumps(data).encode(), "application/json")
+    response = guest_client.post("/armies/import/", {"file": upload})
+    assert response.status_code == 200
+    assert "army.name" in response.content.decode()
+    assert Army.objects.count() == armies
+
+
 def test_a_new_game_title_with_control_characters_is_refused(guest_client):
     call_command("load_demo", verbosity=0)
     games = services.Game.objects.count()
