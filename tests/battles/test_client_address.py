@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import subprocess
-import sys
-import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -21,7 +18,8 @@ import httpx
 import pytest
 
 from confrontation_site import serve
-from tests.support.servers import ROOT, free_port, manage, server_env
+from tests.support.served import served as serve_like_make
+from tests.support.servers import ROOT, manage, server_env
 
 JOIN_LIMIT = 30
 
@@ -62,36 +60,10 @@ def served(migrated: Path, tmp_path: Path, **settings: str):
     """The app served as ``make run`` serves it, on a copy of ``migrated``."""
     database = tmp_path / "address.sqlite3"
     shutil.copyfile(migrated, database)
-    env = server_env(DATABASE_URL=f"sqlite:///{database}", **settings)
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "confrontation_site.serve"]
-        + ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, "the server stopped"
-            try:
-                if httpx.get(base + "/healthz", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "the server did not answer"
-            time.sleep(0.1)
+    with serve_like_make(
+        server_env(DATABASE_URL=f"sqlite:///{database}", **settings)
+    ) as base:
         yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=5)
 
 
 def _forged(number: int) -> dict[str, str]:

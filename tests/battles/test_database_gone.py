@@ -136,3 +136,44 @@ def test_a_session_that_cannot_be_saved_is_a_503_too(table, monkeypatch, setting
     )
     assert response.status_code == 503
     assert "cannot reach its database" in response.content.decode()
+
+
+def test_a_real_server_answers_503_while_its_database_is_gone_then_recovers(
+    tmp_path,
+):
+    """uvicorn as ``make run`` starts it; the SQLite file moved away and back.
+
+    With the file gone, the next connection finds an empty database: every
+    page and ``/healthz`` answer 503. Once the file is back, the very next
+    requests succeed, with no restart.
+    """
+    import shutil
+
+    import httpx
+
+    from tests.support.served import served
+    from tests.support.servers import manage, server_env
+
+    folder = tmp_path / "db"
+    folder.mkdir()
+    database = folder / "club.sqlite3"
+    env = server_env(DATABASE_URL=f"sqlite:///{database}")
+    manage("migrate", "--noinput", env=env)
+    aside = tmp_path / "aside"
+    with (
+        served(env) as base,
+        httpx.Client(
+            base_url=base, timeout=30, headers={"Accept-Language": "en"}
+        ) as phone,
+    ):
+        assert phone.get("/games/new/").status_code == 200
+        shutil.move(folder, aside)  # the database, its WAL and all: gone
+        folder.mkdir()
+        page = phone.get("/games/new/")
+        assert page.status_code == 503
+        assert "cannot reach its database" in page.text
+        assert phone.get("/healthz").status_code == 503
+        shutil.rmtree(folder)
+        shutil.move(aside, folder)  # back
+        assert phone.get("/healthz").status_code == 200
+        assert phone.get("/games/new/").status_code == 200
