@@ -44,8 +44,6 @@ from rules.game import (
 )
 from rules.game.state import CHARACTERISTICS
 
-MAX_ENTERED_FACES = 20
-
 
 class GameError(FieldError):
     """An action refused before the rules were asked; the message is for the player.
