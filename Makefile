@@ -26,7 +26,7 @@ run: $(VENV)/.run-installed
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py load_demo
 	@echo "Serving on http://$(HOST):$(PORT)/"
-	$(PY) -m uvicorn confrontation_site.asgi:application --host $(HOST) --port $(PORT) --lifespan off
+	$(PY) -m confrontation_site.serve --host $(HOST) --port $(PORT) --lifespan off
 
 ## Find or install Debian's Chromium for the browser tests.
 chromium:
@@ -45,10 +45,12 @@ bench: $(VENV)/.dev-installed
 	@for script in tests/bench/bench_*.py; do echo "== $$script"; $(PY) $$script || exit 1; done
 
 ## Production-like serving (see README): collect static files, then uvicorn workers.
+## Both `run` and `serve-prod` go through confrontation_site/serve.py: proxy headers
+## are ignored unless BEHIND_TLS_PROXY=true, then trusted only from PROXY_ADDRESS.
 serve-prod: $(VENV)/.run-installed
 	DEBUG=false $(PY) manage.py collectstatic --noinput
 	DEBUG=false $(PY) manage.py migrate --noinput
-	DEBUG=false $(PY) -m uvicorn confrontation_site.asgi:application --host $(HOST) --port $(PORT) --workers $${WEB_CONCURRENCY:-2} --proxy-headers --timeout-graceful-shutdown 10
+	DEBUG=false $(PY) -m confrontation_site.serve --host $(HOST) --port $(PORT) --workers $${WEB_CONCURRENCY:-2} --timeout-graceful-shutdown 10
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis

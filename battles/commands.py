@@ -2,7 +2,8 @@
 
 Everything a phone sends is untrusted: each field is checked for its type and
 size here; the rules then check that the command is legal. A bad field gives
-``CommandError`` with a message for the player, and nothing is applied.
+``FieldError`` (``battles.validation``) with a message for the player, and
+nothing is applied.
 """
 
 from __future__ import annotations
@@ -14,17 +15,18 @@ from typing import Any
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
+from battles.validation import (
+    FieldError,
+    check_float,
+    check_int,
+    check_text,
+    parse_faces,
+)
 from rules.game import COMMANDS
 
 MAX_ID = 24
 MAX_LIST = 60
-
-
-class CommandError(ValueError):
-    def __init__(self, message: str, field: str = ""):
-        super().__init__(message)
-        self.message = message
-        self.field = field
+MAX_TAP_KEY = 64
 
 
 @dataclass(frozen=True)
@@ -39,90 +41,56 @@ class Tap:
 
 
 def _text(data: QueryDict, name: str, *, required: bool = True) -> str | None:
-    value = data.get(name, "").strip()
-    if not value:
-        if required:
-            raise CommandError(
-                _("Something is missing: %(field)s.") % {"field": name}, name
-            )
-        return None
-    if len(value) > MAX_ID:
-        raise CommandError(_("That value is too long."), name)
-    return value
+    value = check_text(data.get(name), name, max_length=MAX_ID, required=required)
+    return value or None
 
 
 def _int(data: QueryDict, name: str, low: int, high: int) -> int:
-    raw = data.get(name, "").strip()
-    try:
-        value = int(raw)
-    except ValueError:
-        raise CommandError(_("Enter a whole number."), name) from None
-    if not low <= value <= high:
-        raise CommandError(
-            _("Enter a number from %(low)s to %(high)s.") % {"low": low, "high": high},
-            name,
-        )
-    return value
+    return check_int(data.get(name), name, low, high)
 
 
 def _float(data: QueryDict, name: str, low: float, high: float) -> float:
-    raw = data.get(name, "").strip().replace(",", ".")
-    try:
-        value = float(raw)
-    except ValueError:
-        raise CommandError(
-            _("Enter a distance in cm, e.g. 18 or 18.5."), name
-        ) from None
-    if not low <= value <= high or value != value:
-        raise CommandError(
-            _("Enter a number from %(low)s to %(high)s.") % {"low": low, "high": high},
-            name,
-        )
-    return value
+    return check_float(
+        data.get(name),
+        name,
+        low,
+        high,
+        message=_("Enter a distance in cm, e.g. 18 or 18.5."),
+    )
 
 
 def _list(data: QueryDict, name: str) -> list[str]:
-    values = [v.strip() for v in data.getlist(name) if v.strip()]
-    if len(values) > MAX_LIST or any(len(v) > MAX_ID for v in values):
-        raise CommandError(_("Too many values."), name)
+    values = [
+        check_text(v, name, max_length=MAX_ID)
+        for v in data.getlist(name)[: MAX_LIST + 1]
+    ]
+    values = [v for v in values if v]
+    if len(values) > MAX_LIST:
+        raise FieldError(_("Too many values."), name)
     return values
 
 
 def _combat_choices(data: QueryDict) -> dict[str, Any]:
     """ "opponent:<fighter>" fields: whom each fighter faces (IV-C); none: the
     split the app suggested."""
-    choices = {
-        key.removeprefix("opponent:"): value.strip()
-        for key, value in data.items()
-        if key.startswith("opponent:") and value.strip()
-    }
+    names = [key for key in data if key.startswith("opponent:")]
+    if len(names) > MAX_LIST:
+        raise FieldError(_("Too many values."), "opponent")
+    choices = {}
+    for key in names:
+        fighter = check_text(
+            key.removeprefix("opponent:"), "opponent", max_length=MAX_ID
+        )
+        value = check_text(data.get(key), "opponent", max_length=MAX_ID)
+        if fighter and value:
+            choices[fighter] = value
     if not choices:
         return {"combats": "suggested"}
-    if len(choices) > MAX_LIST or any(
-        len(k) > MAX_ID or len(v) > MAX_ID for k, v in choices.items()
-    ):
-        raise CommandError(_("Too many values."), "opponent")
     return {"choices": choices}
 
 
 def _bool(data: QueryDict, name: str) -> bool:
     return data.get(name, "") in ("1", "true", "on", "yes")
-
-
-def parse_faces(raw: str) -> list[int] | None:
-    """ "3 5" or "3,5" or "35" into [3, 5]; None when empty (the app rolls)."""
-    cleaned = raw.replace(",", " ").replace(";", " ").strip()
-    if not cleaned:
-        return None
-    parts = cleaned.split() if " " in cleaned else list(cleaned)
-    faces = []
-    for part in parts:
-        if not part.isdigit() or not 1 <= int(part) <= 6:
-            raise CommandError(_("A die shows 1 to 6."), "faces")
-        faces.append(int(part))
-    if len(faces) > 20:
-        raise CommandError(_("Too many dice entered."), "faces")
-    return faces
 
 
 def _fields(data: QueryDict, command_type: str) -> dict[str, Any]:
@@ -163,7 +131,7 @@ def _fields(data: QueryDict, command_type: str) -> dict[str, Any]:
         "set_attack_difficulty": lambda: {
             "difficulty": (
                 "DEF"
-                if data.get("difficulty", "DEF").strip() in ("", "DEF")
+                if (data.get("difficulty") or "DEF").strip() in ("", "DEF")
                 else _int(data, "difficulty", 0, 30)
             )
         },
@@ -174,7 +142,7 @@ def _fields(data: QueryDict, command_type: str) -> dict[str, Any]:
         "parry": lambda: {"parry": _bool(data, "parry")},
         "end_combat": dict,
         "tick_upkeep": lambda: {
-            "key": data.get("key", "")[:200],
+            "key": check_text(data.get("key"), "key", max_length=200),
             "rallied": _bool(data, "rallied"),
             "value": _int(data, "value", 0, 99) if data.get("value") else None,
         },
@@ -196,23 +164,33 @@ def _fields(data: QueryDict, command_type: str) -> dict[str, Any]:
 
 
 def parse_tap(data: QueryDict, default_side: str | None) -> Tap:
-    """The tap a form posted; ``CommandError`` for anything malformed."""
+    """The tap a form posted; ``FieldError`` for anything malformed."""
     command_type = data.get("type", "")
     if command_type not in COMMANDS:
-        raise CommandError(_("Unknown action."), "type")
+        raise FieldError(_("Unknown action."), "type")
     side = data.get("side") or default_side or ""
     if side not in ("a", "b"):
-        raise CommandError(_("Which side is acting?"), "side")
-    version_raw = data.get("version", "").strip()
-    version = None
-    if version_raw:
-        if not version_raw.isdigit() or len(version_raw) > 9:
-            raise CommandError(_("This page is out of date: reload it."), "version")
-        version = int(version_raw)
-    key = data.get("tap", "")[:64]
-    faces = parse_faces(data.get("faces", "")) if data.get("faces") else None
+        raise FieldError(_("Which side is acting?"), "side")
+    version = parse_version(data)
+    key = parse_tap_key(data)
+    faces = parse_faces(data.get("faces")) if data.get("faces") else None
     command = {"type": command_type, **_fields(data, command_type)}
     for name in ("amplified", "attenuated"):
         if data.get(name):
             command[name] = _int(data, name, 0, 5)
     return Tap(side=side, command=command, version=version, key=key, faces=faces)
+
+
+def parse_version(data: QueryDict) -> int | None:
+    """The game version the page showed (None: not sent)."""
+    raw = (data.get("version") or "").strip()
+    if not raw:
+        return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 9:
+        raise FieldError(_("This page is out of date: reload it."), "version")
+    return int(raw)
+
+
+def parse_tap_key(data: QueryDict) -> str:
+    """The tap's idempotency key: a retry of the same tap sends the same one."""
+    return check_text(data.get("tap"), "tap", max_length=MAX_TAP_KEY)

@@ -42,8 +42,10 @@ class Limit:
     seconds: int
 
 
-# Sign-in attempts, per client address and username.
+# Sign-in attempts, per client address and username...
 SIGN_IN = Limit("sign-in", attempts=10, seconds=5 * 60)
+# ...and per client address across usernames (one address trying many names).
+SIGN_IN_ADDRESS = Limit("sign-in-address", attempts=20, seconds=5 * 60)
 # New accounts, per client address.
 SIGN_UP = Limit("sign-up", attempts=5, seconds=60 * 60)
 # Join-link lookups and claims (GET and POST /join/<token>), per client address.
@@ -72,17 +74,21 @@ def clock() -> datetime:
 def client_ip(request: HttpRequest) -> str:
     """The client's address: ``REMOTE_ADDR``, or the proxy's word for it.
 
-    Behind the site's own TLS proxy (``BEHIND_TLS_PROXY``) the address is the
-    last entry of ``X-Forwarded-For``: the one that proxy appended. Earlier
-    entries are whatever the client wrote in the header itself, so trusting
-    the first would give anyone a fresh allowance with every forged header.
+    Only the site's own TLS proxy (``BEHIND_TLS_PROXY``, connecting from one
+    of ``PROXY_ADDRESSES``) may name the client: then the address is the last
+    entry of ``X-Forwarded-For``, the one that proxy appended. Earlier entries
+    are whatever the client wrote in the header itself, and a header from any
+    other connection is the client's own word: trusting either would give
+    anyone a fresh allowance with every forged header. (uvicorn applies the
+    same rule first: ``confrontation_site/serve.py``.)
     """
-    if settings.BEHIND_TLS_PROXY:
+    remote = request.META.get("REMOTE_ADDR") or "unknown"
+    if settings.BEHIND_TLS_PROXY and remote in settings.PROXY_ADDRESSES:
         forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
         hops = [hop.strip() for hop in forwarded.split(",") if hop.strip()]
         if hops:
             return hops[-1]
-    return request.META.get("REMOTE_ADDR") or "unknown"
+    return remote
 
 
 def window_start(limit: Limit, now: datetime) -> datetime:
@@ -172,6 +178,7 @@ def _redis_client(url: str):
 __all__ = [
     "JOIN",
     "SIGN_IN",
+    "SIGN_IN_ADDRESS",
     "SIGN_UP",
     "Decision",
     "Limit",

@@ -31,6 +31,9 @@ if not SECRET_KEY:
 # Behind the site's own TLS proxy: trust its X-Forwarded-Proto (when DEBUG is
 # off) and the address it appends to X-Forwarded-For (rate limits).
 BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
+# The address(es) the site's own reverse proxy connects from: only these may
+# say who the client is (X-Forwarded-For). See confrontation_site/serve.py.
+PROXY_ADDRESSES = env_list("PROXY_ADDRESS", ["127.0.0.1"])
 
 ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else []
@@ -55,6 +58,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "battles.middleware.PermissionsPolicyMiddleware",
+    "battles.middleware.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",

@@ -36,6 +36,7 @@ from battles.services.armies import (
     _save,
     _set_abilities,
 )
+from battles.validation import CONTROL_MESSAGE, has_control_characters
 
 __all__ = [
     "ARMY_JSON_FORMAT",
@@ -153,6 +154,9 @@ class _Reader:
             return ""
         if not isinstance(value, str):
             self.problem(f"{path}.{key}", _("must be text"))
+            return ""
+        if has_control_characters(value):  # a NUL would break PostgreSQL
+            self.problem(f"{path}.{key}", CONTROL_MESSAGE)
             return ""
         return value
 

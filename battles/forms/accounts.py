@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
+from battles.validation import CheckedFields
 
-class SignUpForm(UserCreationForm):
+
+class SignUpForm(CheckedFields, UserCreationForm):
     """A username and a password typed twice (Django's checks and validators)."""
 
     def __init__(self, *args, **kwargs):
@@ -19,7 +21,7 @@ class SignUpForm(UserCreationForm):
         )
 
 
-class SignInForm(AuthenticationForm):
+class SignInForm(CheckedFields, AuthenticationForm):
     """A username and a password; a wrong pair says so above the fields."""
 
     def __init__(self, *args, **kwargs):

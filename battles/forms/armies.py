@@ -17,6 +17,7 @@ from battles.models.armies import (
     parse_abilities,
 )
 from battles.services.armies import PROFILE_FIELDS
+from battles.validation import CheckedForm, CheckedModelForm, finite_decimal
 
 __all__ = [
     "AddCardForm",
@@ -51,7 +52,8 @@ class LenientDecimalField(forms.DecimalField):
 
     def to_python(self, value):
         value = super().to_python(value)
-        if value is not None and value.is_finite():
+        finite_decimal(value)  # "1e308" is refused here, before it is rounded
+        if value is not None:
             value = value.normalize()
             if value.as_tuple().exponent > 0:
                 value = value.quantize(1)
@@ -63,7 +65,7 @@ def _peoples(owner: Owner | None):
     return People.objects.visible_to(owner or Owner()).order_by("name")
 
 
-class ArmyForm(forms.ModelForm):
+class ArmyForm(CheckedModelForm):
     class Meta:
         model = Army
         fields = ["name", "people", "points_limit"]
@@ -76,7 +78,7 @@ class ArmyForm(forms.ModelForm):
         self.fields["name"].widget.attrs["autocomplete"] = "off"
 
 
-class ReferenceCardForm(forms.ModelForm):
+class ReferenceCardForm(CheckedModelForm):
     """A custom card: the profile as printed, abilities as one text."""
 
     abilities = forms.CharField(
@@ -171,23 +173,23 @@ class ReferenceCardForm(forms.ModelForm):
         return text
 
 
-class AddCardForm(forms.Form):
+class AddCardForm(CheckedForm):
     card = forms.IntegerField(min_value=1)
     is_ally = forms.BooleanField(required=False)
 
 
-class CountForm(forms.Form):
+class CountForm(CheckedForm):
     delta = forms.TypedChoiceField(choices=[("1", "+1"), ("-1", "-1")], coerce=int)
 
 
-class ArmyImportForm(forms.Form):
+class ArmyImportForm(CheckedForm):
     file = forms.FileField(
         label=_("Army file (.json)"),
         widget=forms.ClearableFileInput(attrs={"accept": ".json,application/json"}),
     )
 
 
-class CatalogueUploadForm(forms.Form):
+class CatalogueUploadForm(CheckedForm):
     file = forms.FileField(
         label=_("Catalogue (.cat, .catz, .gst, .gstz)"),
         widget=forms.ClearableFileInput(attrs={"accept": ".cat,.catz,.gst,.gstz"}),

@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from battles.models.armies import Army
 from battles.models.games import DiceMode, GameMode
 from battles.models.identity import Owner
+from battles.validation import CheckedForm
 from rules.game.state import MAX_TURNS
 
 
@@ -33,7 +34,7 @@ class ArmyChoiceField(forms.ModelChoiceField):
         return f"{army.name} ({army.people.name}) · {prefix}"
 
 
-class NewGameForm(forms.Form):
+class NewGameForm(CheckedForm):
     title = forms.CharField(label=_("Title"), max_length=120, required=False)
     army_a = ArmyChoiceField(
         label=_("Army of side A (yours)"), queryset=Army.objects.none()

@@ -11,6 +11,7 @@ from django import forms
 from django.http import QueryDict
 from django.utils.translation import gettext_lazy as _
 
+from battles.validation import CheckedForm, FieldError, parse_faces
 from rules import hexcombat as hx
 
 CAPACITY_CHOICES = [
@@ -141,22 +142,7 @@ def _flag(label, initial=False, help_text=""):
     )
 
 
-def parse_faces(text: str) -> tuple[int, ...]:
-    """Faces typed as digits, with or without separators ("35", "3 5", "3,5")."""
-    faces = []
-    for character in text:
-        if character in " ,;-/+\t":
-            continue
-        if not character.isdigit() or character not in "123456":
-            raise forms.ValidationError(
-                _("A d6 shows 1 to 6: type each face as a digit from 1 to 6."),
-                code="face",
-            )
-        faces.append(int(character))
-    return tuple(faces)
-
-
-class SheetForm(forms.Form):
+class SheetForm(CheckedForm):
     """What both combats share: the weapon system table, another modifier,
     the faces rolled with real dice and the "Application des Pertes" facts."""
 
@@ -212,7 +198,10 @@ class SheetForm(forms.Form):
             field.widget.attrs["aria-describedby"] = " ".join(ids)
 
     def clean_faces(self) -> tuple[int, ...]:
-        return parse_faces(self.cleaned_data.get("faces") or "")
+        try:
+            return tuple(parse_faces(self.cleaned_data.get("faces")))
+        except FieldError as error:
+            raise forms.ValidationError(error.message, code="face") from None
 
     def grouped(self):
         """The fieldsets as (legend, [bound fields]) for the template."""

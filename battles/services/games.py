@@ -31,6 +31,7 @@ from battles.models.games import (
     SeatRole,
 )
 from battles.services.fighter_rows import add_rows_to_summary, sync_rows
+from battles.validation import FieldError, check_faces
 from rules.dice import ScriptedDice, SeededDice
 from rules.errors import IllegalAction
 from rules.game import (
@@ -44,34 +45,25 @@ from rules.game import (
 )
 from rules.game.state import CHARACTERISTICS
 
-MAX_ENTERED_FACES = 20
 
+class GameError(FieldError):
+    """An action refused before the rules were asked; the message is for the player.
 
-class GameError(Exception):
-    """An action refused before the rules were asked; the message is for the player."""
-
-    status = 400
+    A ``FieldError`` (``battles.validation``): ``field`` names the field the
+    message goes next to, if any. The view answers it with the board and the
+    message (an htmx refusal is a 200, see ``docs/input-checks.md``).
+    """
 
     def __init__(self, message: str, *, field: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.field = field
+        super().__init__(message, field or "")
 
 
 class StaleAction(GameError):
     """The tap was made on an older version of the game."""
 
-    status = 409
-
 
 class KeyReused(GameError):
-    """The same idempotency key came back with another command (DESIGN: 422)."""
-
-    status = 422
-
-
-class NotYourSide(GameError):
-    status = 403
+    """The same idempotency key came back with another command."""
 
 
 @dataclass
@@ -233,12 +225,10 @@ def _command_hash(command: Mapping[str, Any], faces: Sequence[int] | None) -> st
 def _check_faces(faces: Sequence[int] | None) -> list[int] | None:
     if faces is None:
         return None
-    if len(faces) > MAX_ENTERED_FACES:
-        raise GameError(_("Too many dice entered."), field="faces")
-    for face in faces:
-        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise GameError(_("A die shows 1 to 6."), field="faces")
-    return list(faces)
+    try:
+        return check_faces(faces)
+    except FieldError as error:
+        raise GameError(error.message, field=error.field) from None
 
 
 def _repeat_of(game: Game, key: str, command_hash: str) -> ActionResult | None:
@@ -466,7 +456,6 @@ __all__ = [
     "GameError",
     "IllegalAction",
     "KeyReused",
-    "NotYourSide",
     "StaleAction",
     "create_game",
     "game_summary",

@@ -119,11 +119,14 @@ def signin(request: HttpRequest) -> HttpResponse:
     form = SignInForm(request)
     if request.method == "POST":
         username = request.POST.get("username", "").strip().casefold()[:150]
-        decision = ratelimit.hit(
-            ratelimit.SIGN_IN, ratelimit.client_ip(request), username
-        )
-        if not decision.allowed:
-            return too_many_requests(request, decision)
+        address = ratelimit.client_ip(request)
+        decisions = [
+            ratelimit.hit(ratelimit.SIGN_IN_ADDRESS, address),
+            ratelimit.hit(ratelimit.SIGN_IN, address, username),
+        ]
+        refused = [d for d in decisions if not d.allowed]
+        if refused:
+            return too_many_requests(request, max(refused, key=lambda d: d.retry_after))
         form = SignInForm(request, data=request.POST)
         if form.is_valid():
             _sign_in(request, form.get_user())

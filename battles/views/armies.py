@@ -44,6 +44,7 @@ from battles.models.armies import Army, Owner, ReferenceCard
 from battles.services import armies as services
 from battles.services.armies import RESTORE_WINDOW, ArmyError
 from battles.services.catalogues import import_catalogue
+from battles.validation import CONTROL_CHARACTERS
 
 UNDO_SESSION_KEY = "armies_undo"
 LIBRARY_LIMIT = 30
@@ -103,7 +104,8 @@ def _army_context(
 ) -> dict:
     owner = _owner(request)
     editable = not army.is_shared and owner.is_anyone
-    query = (request.GET.get("q") or "").strip()[:80]
+    # A search never fails: control characters (NUL...) are dropped from it.
+    query = CONTROL_CHARACTERS.sub("", request.GET.get("q") or "").strip()[:80]
     allies = request.GET.get("allies") == "1"
     context = {
         "army": army,

@@ -56,10 +56,14 @@ def favicon(request: HttpRequest) -> HttpResponse:
 @require_GET
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 when the database answers, 503 otherwise (for a load balancer)."""
+    """200 when the database answers, 503 otherwise (for a load balancer).
+
+    It reads a table of the app's, not just ``SELECT 1``: an SQLite file that
+    went away leaves an empty database that answers, and serves nothing.
+    """
     try:
         with connection.cursor() as cursor:
-            cursor.execute("SELECT 1")
+            cursor.execute("SELECT 1 FROM django_migrations LIMIT 1")
             cursor.fetchone()
     except DatabaseError:
         return JsonResponse({"status": "error", "database": "unreachable"}, status=503)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import sys
+
 from django.http import HttpRequest, HttpResponse, HttpResponseServerError
 from django.shortcuts import render
 from django.template import loader
+
+from battles.middleware import database_gone, database_gone_response
 
 
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
@@ -12,6 +16,10 @@ def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    # A database that went away outside a view (a middleware reading the
+    # session, say) is still a 503 "try again", not a 500.
+    if database_gone(sys.exc_info()[1]):
+        return database_gone_response(request)
     # No request context: whatever broke must not break the error page too.
     return HttpResponseServerError(loader.get_template("500.html").render())
 

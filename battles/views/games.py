@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from battles.commands import CommandError, parse_tap
+from battles.commands import parse_tap, parse_tap_key, parse_version
 from battles.forms.games import NewGameForm
 from battles.identity import requester
 from battles.models.games import Game, GameMode
@@ -33,6 +33,7 @@ from battles.presenters.words import rules_text
 from battles.services import games as services
 from battles.services.agreement import pending_confirmation
 from battles.services.fighter_rows import readable_sequences
+from battles.validation import FieldError
 from battles.views.access import Viewer, get_game_for_viewer
 from rules.errors import IllegalAction
 from rules.game import state as st
@@ -187,7 +188,7 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
         raise PermissionDenied("A spectator never acts.")
     try:
         tap = parse_tap(request.POST, _acting_side(request, game, viewer))
-    except CommandError as error:
+    except FieldError as error:
         return _answer(request, game, viewer, error.message, error.field)
     if not viewer.may_act_for(tap.side):
         raise PermissionDenied("A phone acts only for the side it holds.")
@@ -202,9 +203,9 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
         )
     except IllegalAction as error:
         return _answer(request, game, viewer, _rules_message(error))
-    except services.GameError as error:
+    except FieldError as error:  # services.GameError and its kin
         game.refresh_from_db()
-        return _answer(request, game, viewer, error.message, error.field or "")
+        return _refuse(request, game, viewer, error)
     if tap.command["type"] == "set_sequence":
         request.session.pop(DRAFT_KEY.format(pk=game.pk, side=tap.side), None)
     return _answer(request, result.game, viewer)
@@ -215,9 +216,24 @@ def _rules_message(error: IllegalAction) -> str:
     return rules_text(error)
 
 
-def _answer(request, game, viewer, error: str = "", field: str = "") -> HttpResponse:
+def _refuse(request, game, viewer, error: FieldError) -> HttpResponse:
+    """A refused tap: the board again, the message next to its field.
+
+    ``docs/input-checks.md``: a refusal a player can cause answers 200; the
+    same tap key sent back with another command answers 422 (DESIGN "Double
+    taps"), which htmx is configured to swap too (``base.html``).
+    """
+    status = 422 if isinstance(error, services.KeyReused) else 200
+    return _answer(request, game, viewer, error.message, error.field, status=status)
+
+
+def _answer(
+    request, game, viewer, error: str = "", field: str = "", *, status: int = 200
+) -> HttpResponse:
     if request.htmx:
-        return _render_board(request, game, viewer, error=error, error_field=field)
+        return _render_board(
+            request, game, viewer, error=error, error_field=field, status=status
+        )
     if error:
         messages.error(request, error)
     return redirect(game_url(game))
@@ -229,19 +245,18 @@ def game_undo(request: HttpRequest, public_id: str) -> HttpResponse:
     side = request.POST.get("side") or _acting_side(request, game, viewer)
     if not viewer.is_player or side not in viewer.sides:
         raise PermissionDenied("A phone undoes only its own side's actions.")
-    version = request.POST.get("version", "")
     try:
         result = services.undo_last_action(
             game,
             side,
-            expected_version=int(version) if version.isdigit() else None,
-            idempotency_key=request.POST.get("tap", "")[:64],
+            expected_version=parse_version(request.POST),
+            idempotency_key=parse_tap_key(request.POST),
         )
     except IllegalAction as error:
         return _answer(request, game, viewer, _rules_message(error))
-    except services.GameError as error:
+    except FieldError as error:  # a malformed field, services.GameError
         game.refresh_from_db()
-        return _answer(request, game, viewer, error.message)
+        return _refuse(request, game, viewer, error)
     return _answer(request, result.game, viewer)
 
 

@@ -26,6 +26,7 @@ from battles.identity import requester
 from battles.models.games import Game, GameMode, JoinLinkRole, SeatRole
 from battles.services import agreement, sharing
 from battles.services.games import GameError
+from battles.validation import FieldError, check_text
 from battles.views.access import get_game_for_side
 from battles.views.csrf import null_origin_csrf_protect
 from battles.views.errors import too_many_requests
@@ -193,16 +194,13 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         held = {seat.role for seat in sharing.seats_of(game, requester(request))}
         if link.role in held or (link.role == JoinLinkRole.SPECTATOR and held):
             return _no_referrer(redirect(_game_url(game)))
-        side_a = next((s for s in game.seats.all() if s.role == SeatRole.SIDE_A), None)
-        context = {
-            "game": game,
-            "link": link,
-            "host_name": side_a.player_name if side_a else "",
-            "as_side_b": link.role == JoinLinkRole.SIDE_B,
-            "name_max": PLAYER_NAME_MAX,
-        }
-        return _no_referrer(render(request, "battles/games/join.html", context))
-    player_name = request.POST.get("player_name", "")[:PLAYER_NAME_MAX]
+        return _join_page(request, link)
+    try:
+        player_name = check_text(
+            request.POST.get("player_name"), "player_name", max_length=PLAYER_NAME_MAX
+        )
+    except FieldError as error:
+        return _join_page(request, link, error=error)
     try:
         seat = sharing.claim_seat(
             token, requester(request, create=True), player_name=player_name
@@ -216,6 +214,21 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
             request, _("You play side %(side)s.") % {"side": seat.role.upper()}
         )
     return _no_referrer(redirect(_game_url(game), permanent=False))
+
+
+def _join_page(request: HttpRequest, link, *, error: FieldError | None = None):
+    """ "Join as side B of <game>?", with the name refused next to its field."""
+    game = link.game
+    side_a = next((s for s in game.seats.all() if s.role == SeatRole.SIDE_A), None)
+    context = {
+        "game": game,
+        "link": link,
+        "host_name": side_a.player_name if side_a else "",
+        "as_side_b": link.role == JoinLinkRole.SIDE_B,
+        "name_max": PLAYER_NAME_MAX,
+        "name_error": error.message if error else "",
+    }
+    return _no_referrer(render(request, "battles/games/join.html", context))
 
 
 # --- agreeing on results --------------------------------------------------------------

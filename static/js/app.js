@@ -28,7 +28,18 @@
     showAlert(message("msgOffline", "No connection: your tap was not sent. Try again."));
   });
   document.addEventListener("htmx:responseError", function (event) {
-    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    var xhr = event.detail.xhr;
+    var status = xhr ? xhr.status : 0;
+    if (status === 503 && xhr.responseText) {
+      // The database is away: the server says so in a fragment. Nothing was
+      // swapped, so the form keeps its tap key and a retry counts once.
+      var fragment = new DOMParser().parseFromString(xhr.responseText, "text/html");
+      var text = fragment.body ? fragment.body.textContent.replace(/\s+/g, " ").trim() : "";
+      if (text) {
+        showAlert(text);
+        return;
+      }
+    }
     showAlert(message("msgServerError", "The server could not do that") + " (" + status + ").");
   });
   document.addEventListener("htmx:afterRequest", function (event) {

@@ -113,6 +113,18 @@ def test_sign_in_attempts_count_per_address_and_username(anne, clock):
     assert sign_in(Client(), username=" ANNE ").status_code == 429
 
 
+def test_one_address_trying_many_usernames_is_refused_after_twenty(anne, clock):
+    """Issue #13: one address tried 12 usernames, each under its own limit."""
+    for number in range(20):
+        assert sign_in(Client(), username=f"user{number}").status_code == 200
+    response = sign_in(Client(), password=PASSWORD)  # anne's first attempt
+    assert response.status_code == 429
+    assert not signed_in(Client())
+    # Another address is not affected.
+    elsewhere = Client(REMOTE_ADDR="192.0.2.7")
+    assert sign_in(elsewhere, password=PASSWORD).status_code == 302
+
+
 # --- sign-up ----------------------------------------------------------------------
 
 
@@ -221,8 +233,13 @@ def test_the_address_is_remote_addr_unless_behind_the_sites_proxy(settings):
     settings.BEHIND_TLS_PROXY = False
     assert ratelimit.client_ip(request) == "10.0.0.1"
     settings.BEHIND_TLS_PROXY = True
+    settings.PROXY_ADDRESSES = ["10.0.0.1"]
     # The entry the proxy appended, never the one the client wrote.
     assert ratelimit.client_ip(request) == "198.51.100.5"
+    # A header from any other connection is the client's own word: ignored.
+    settings.PROXY_ADDRESSES = ["127.0.0.1"]
+    assert ratelimit.client_ip(request) == "10.0.0.1"
+    settings.PROXY_ADDRESSES = ["10.0.0.1"]
     bare = RequestFactory().get("/", REMOTE_ADDR="10.0.0.1")
     assert ratelimit.client_ip(bare) == "10.0.0.1"
 
