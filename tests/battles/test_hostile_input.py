@@ -204,7 +204,7 @@ def test_an_army_file_with_a_nul_byte_is_refused_and_imports_nothing(guest_clien
 
     from django.core.files.uploadedfile import SimpleUploadedFile
 
-    from battles.services.armies import export_army_json
+    from battles.files.army_json import export_army_json
 
     call_command("load_demo", verbosity=0)
     data = export_army_json(Army.objects.filter(is_demo=True).first())
