@@ -1,7 +1,7 @@
 """Forms for the hex combat sheet ("Fiche Combat"): parse and validate only.
 
 Each form turns a posted sheet into the rules' situation
-(``rules.hexcombat.ShockSituation`` / ``ShootingSituation``) and the
+(``rules.hexcombat.ShockSituation`` / ``FireSituation``) and the
 "Application des Pertes" state; every sum is done by ``rules.hexcombat``.
 """
 
@@ -62,9 +62,9 @@ POSITION_CHOICES = [
     (hx.Position.DEEP_INFILTRATION, _("Deep infiltration (Infiltration Profonde)")),
 ]
 SIZE_CHOICES = [
-    (hx.Size.NORMAL, _("Normal")),
-    (hx.Size.SMALL, _("Small (Petite Taille)")),
-    (hx.Size.LARGE, _("Large (Grande Unité)")),
+    (hx.HexSize.NORMAL, _("Normal")),
+    (hx.HexSize.SMALL, _("Small (Petite Taille)")),
+    (hx.HexSize.LARGE, _("Large (Grande Unité)")),
 ]
 FORMATION_CHOICES = [
     (hx.Formation.NONE, _("No formation")),
@@ -305,8 +305,8 @@ class ShockForm(SheetForm):
     defender_position = _choice(
         _("Defender's position"), POSITION_CHOICES, hx.Position.GROUND
     )
-    attacker_size = _choice(_("Attacker's size"), SIZE_CHOICES, hx.Size.NORMAL)
-    defender_size = _choice(_("Defender's size"), SIZE_CHOICES, hx.Size.NORMAL)
+    attacker_size = _choice(_("Attacker's size"), SIZE_CHOICES, hx.HexSize.NORMAL)
+    defender_size = _choice(_("Defender's size"), SIZE_CHOICES, hx.HexSize.NORMAL)
     attacker_stacked_large = _count(
         _("Large units stacked with the large attacker"), maximum=6
     )
@@ -493,8 +493,8 @@ class ShootingForm(SheetForm):
     behind_rough_hex_side = _flag(
         _("Target just behind a rough hex side (Côté d'Hex Accidenté)")
     )
-    shooter_size = _choice(_("Shooter's size"), SIZE_CHOICES, hx.Size.NORMAL)
-    target_size = _choice(_("Target's size"), SIZE_CHOICES, hx.Size.NORMAL)
+    shooter_size = _choice(_("Shooter's size"), SIZE_CHOICES, hx.HexSize.NORMAL)
+    target_size = _choice(_("Target's size"), SIZE_CHOICES, hx.HexSize.NORMAL)
     shooter_stacked_large = _count(
         _("Large units stacked with the large shooter"), maximum=6
     )
@@ -584,13 +584,13 @@ class ShootingForm(SheetForm):
             same_weapon_class=data[f"{side}_character_same_class"],
         )
 
-    def situation(self) -> hx.ShootingSituation:
+    def situation(self) -> hx.FireSituation:
         data = self.cleaned_data
-        names = set(hx.ShootingSituation.__dataclass_fields__) - {
+        names = set(hx.FireSituation.__dataclass_fields__) - {
             "shooter_character",
             "target_character",
         }
-        return hx.ShootingSituation(
+        return hx.FireSituation(
             shooter_character=self._character("shooter"),
             target_character=self._character("target"),
             **{name: data[name] for name in names},
