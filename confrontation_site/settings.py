@@ -48,6 +48,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "csp",
+    "rules",
     "battles",
 ]
 
