@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from rules.errors import _
 from rules.hexcombat._numbers import whole_number
 from rules.hexcombat.lines import (
+    SideWording,
     SizeWording,
-    capacity_lines,
+    capacity_and_support_lines,
     effective_capacity,
     other_line,
     size_lines,
-    support_lines,
     weapon_system_line,
 )
 from rules.hexcombat.rate_and_range import Cadence, FireRange, cadence, fire_range
@@ -122,8 +122,12 @@ def fire_advantage(s: FireSituation) -> Advantage:
     kind = ShooterKind(s.shooter_kind)
     lines: list[Modifier] = []
     lines += weapon_system_line(s.weapon_system)
-    lines += _capacity_lines(s)
-    lines += _supports_lines(s)
+    lines += capacity_and_support_lines(
+        (
+            (SHOOTER, s.shooter_capacity, s.shooter_supports, s.shooter_character),
+            (TARGET, s.target_capacity, s.target_supports, s.target_character),
+        )
+    )
     lines += _shooter_and_target_state_lines(s)
     lines += _direction_lines(s)
     lines += _altitude_lines(s)
@@ -144,6 +148,30 @@ def fire_advantage(s: FireSituation) -> Advantage:
     return Advantage(FIRE_SECTION, tuple(lines))
 
 
+SHOOTER = SideWording(
+    "shooter",
+    1,
+    capacity=(
+        _("Shooter's weapon capacity"),
+        "Selon les Capacités du Profil d'Arme du Tireur",
+    ),
+    supports=(
+        _("Shooter's shooting supports"),
+        "+N ou N est le nombre de Supports de Tir du Tireur",
+    ),
+)
+TARGET = SideWording(
+    "target",
+    -1,
+    capacity=(
+        _("Target's weapon capacity (counts against the shooter)"),
+        "Selon les Capacités du Profil d'Arme de la Cible",
+    ),
+    supports=(
+        _("Target's defensive supports"),
+        "-M ou M est le nombre de Supports Défensifs de la Cible",
+    ),
+)
 SHOT_SIZES = SizeWording(
     own_small=(_("The shooter is small"), "-4 Le Tireur est un de Petite Taille"),
     other_small=(_("The target is small"), "+4 La Cible est un de Petite Taille"),
@@ -229,42 +257,6 @@ DIMINISHED_AMMUNITION = Modifier(
     -1,
     "-1 Le Tireur avec Munitions Diminuées",
 )
-
-
-def _capacity_lines(s: FireSituation) -> list[Modifier]:
-    return capacity_lines(
-        "shooter_capacity",
-        s.shooter_capacity,
-        s.shooter_character,
-        1,
-        _("Shooter's weapon capacity"),
-        "Selon les Capacités du Profil d'Arme du Tireur",
-    ) + capacity_lines(
-        "target_capacity",
-        s.target_capacity,
-        s.target_character,
-        -1,
-        _("Target's weapon capacity (counts against the shooter)"),
-        "Selon les Capacités du Profil d'Arme de la Cible",
-    )
-
-
-def _supports_lines(s: FireSituation) -> list[Modifier]:
-    return support_lines(
-        "shooter_supports",
-        s.shooter_supports,
-        s.shooter_character,
-        1,
-        _("Shooter's shooting supports"),
-        "+N ou N est le nombre de Supports de Tir du Tireur",
-    ) + support_lines(
-        "target_supports",
-        s.target_supports,
-        s.target_character,
-        -1,
-        _("Target's defensive supports"),
-        "-M ou M est le nombre de Supports Défensifs de la Cible",
-    )
 
 
 def _shooter_and_target_state_lines(s: FireSituation) -> list[Modifier]:

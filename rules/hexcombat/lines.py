@@ -7,6 +7,7 @@ the other; each section passes its own label and the sheet's wording.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.errors import _
@@ -37,7 +38,7 @@ def effective_capacity(own: Capacity, character: StackedCharacter | None) -> Cap
     return Capacity(own)
 
 
-def capacity_lines(
+def _capacity_lines(
     key: str,
     own: Capacity,
     character: StackedCharacter | None,
@@ -72,7 +73,7 @@ def capacity_lines(
     return lines
 
 
-def support_lines(
+def _support_lines(
     key: str,
     supports: int,
     character: StackedCharacter | None,
@@ -94,6 +95,34 @@ def support_lines(
                 STACKED_LINE,
             )
         )
+    return lines
+
+
+@dataclass(frozen=True)
+class SideWording:
+    """How a section words one side's weapon capacity and supports lines:
+    (label, sheet line) each; ``sign`` +1 for the attacker or shooter, -1 for
+    the defender or target (whose capacity and supports count against)."""
+
+    key: str
+    sign: int
+    capacity: tuple[str, str]
+    supports: tuple[str, str]
+
+
+Side = tuple[SideWording, Capacity, int, StackedCharacter | None]
+
+
+def capacity_and_support_lines(sides: Sequence[Side]) -> list[Modifier]:
+    """Both sides' weapon capacities, then both sides' supports (the sheet's
+    order), each side given as (wording, capacity, supports, stacked character)."""
+    lines: list[Modifier] = []
+    for words, capacity, _supports, character in sides:
+        key, sign = f"{words.key}_capacity", words.sign
+        lines += _capacity_lines(key, capacity, character, sign, *words.capacity)
+    for words, _capacity, supports, character in sides:
+        key, sign = f"{words.key}_supports", words.sign
+        lines += _support_lines(key, supports, character, sign, *words.supports)
     return lines
 
 

@@ -12,11 +12,11 @@ from dataclasses import dataclass
 
 from rules.errors import _
 from rules.hexcombat.lines import (
+    SideWording,
     SizeWording,
-    capacity_lines,
+    capacity_and_support_lines,
     other_line,
     size_lines,
-    support_lines,
     weapon_system_line,
 )
 from rules.hexcombat.words import (
@@ -125,8 +125,12 @@ def shock_advantage(s: ShockSituation) -> Advantage:
     """The attacker's "Avantage au Choc": every line of the sheet that applies."""
     lines: list[Modifier] = []
     lines += weapon_system_line(s.weapon_system)
-    lines += _capacity_lines(s)
-    lines += _supports_lines(s)
+    lines += capacity_and_support_lines(
+        (
+            (ATTACKER, s.attacker_capacity, s.attacker_supports, s.attacker_character),
+            (DEFENDER, s.defender_capacity, s.defender_supports, s.defender_character),
+        )
+    )
     charge, notes = _charge_lines(s)
     lines += charge
     lines += _breath_lines(s)
@@ -149,6 +153,30 @@ def shock_advantage(s: ShockSituation) -> Advantage:
     return Advantage(SHOCK_SECTION, tuple(lines), tuple(notes))
 
 
+ATTACKER = SideWording(
+    "attacker",
+    1,
+    capacity=(
+        _("Attacker's weapon capacity"),
+        "Selon les Capacités du Profil d'Arme de l'Attaquant",
+    ),
+    supports=(
+        _("Attacker's offensive supports"),
+        "+N ou N est le nombre de Supports Offensifs de l'Attaquant",
+    ),
+)
+DEFENDER = SideWording(
+    "defender",
+    -1,
+    capacity=(
+        _("Defender's weapon capacity (counts against the attacker)"),
+        "Selon les Capacités du Profil d'Arme du Défenseur",
+    ),
+    supports=(
+        _("Defender's defensive supports"),
+        "-M ou M est le nombre de Supports Défensifs du Défenseur",
+    ),
+)
 ATTACK_SIZES = SizeWording(
     own_small=(_("The attacker is small"), "-4 L'attaquant est de Petite Taille"),
     other_small=(_("The defender is small"), "+4 Le défenseur est de Petite Taille"),
@@ -163,42 +191,6 @@ ATTACK_SIZES = SizeWording(
         "est Empilée",
     ),
 )
-
-
-def _capacity_lines(s: ShockSituation) -> list[Modifier]:
-    return capacity_lines(
-        "attacker_capacity",
-        s.attacker_capacity,
-        s.attacker_character,
-        1,
-        _("Attacker's weapon capacity"),
-        "Selon les Capacités du Profil d'Arme de l'Attaquant",
-    ) + capacity_lines(
-        "defender_capacity",
-        s.defender_capacity,
-        s.defender_character,
-        -1,
-        _("Defender's weapon capacity (counts against the attacker)"),
-        "Selon les Capacités du Profil d'Arme du Défenseur",
-    )
-
-
-def _supports_lines(s: ShockSituation) -> list[Modifier]:
-    return support_lines(
-        "attacker_supports",
-        s.attacker_supports,
-        s.attacker_character,
-        1,
-        _("Attacker's offensive supports"),
-        "+N ou N est le nombre de Supports Offensifs de l'Attaquant",
-    ) + support_lines(
-        "defender_supports",
-        s.defender_supports,
-        s.defender_character,
-        -1,
-        _("Defender's defensive supports"),
-        "-M ou M est le nombre de Supports Défensifs du Défenseur",
-    )
 
 
 def _charge_lines(s: ShockSituation) -> tuple[list[Modifier], list[SheetItem]]:
