@@ -208,7 +208,8 @@ def test_shooting_beyond_long_range_fails_without_a_die():
     )
 
 
-def test_a_hit_into_a_melee_needs_the_split_roll_then_wounds():
+def b1_charged_a1() -> Table:
+    """Side B's b1.1 charged a1.1; side A drew and passed once."""
     table = Table()
     table.to_activation(first="b")
     table.play("b", {"type": "draw", "action": "draw"})
@@ -219,6 +220,11 @@ def test_a_hit_into_a_melee_needs_the_split_roll_then_wounds():
     table.play("b", {"type": "end_activation"})
     table.play("a", {"type": "draw", "action": "draw"})
     table.play("a", {"type": "end_activation"})
+    return table
+
+
+def test_a_hit_into_a_melee_needs_the_split_roll_then_wounds():
+    table = b1_charged_a1()
     table.play("a", {"type": "draw", "action": "draw"})
     table.play(
         "a",
@@ -235,17 +241,9 @@ def test_a_hit_into_a_melee_needs_the_split_roll_then_wounds():
 
 
 def test_a_whole_combat_with_a_parry_a_wound_and_the_upkeep():
-    table = Table()
-    table.to_activation(first="b")
-    table.play("b", {"type": "draw", "action": "draw"})
-    table.play(
-        "b",
-        {"type": "declare", "fighter": "b1.1", "action": "charge", "targets": ["a1.1"]},
-    )
-    table.play("b", {"type": "end_activation"})
-    for _ in range(2):
-        table.play("a", {"type": "draw", "action": "draw"})
-        table.play("a", {"type": "end_activation"})
+    table = b1_charged_a1()
+    table.play("a", {"type": "draw", "action": "draw"})
+    table.play("a", {"type": "end_activation"})
     assert table.state["phase"] == "combat"
     table.refuses("b", {"type": "form_combats", "combats": "suggested"}, "Tactics")
     table.play("a", {"type": "form_combats", "combats": "suggested"})
