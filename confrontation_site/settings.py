@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "template_partials",
     "csp",
+    "rules",
     "battles",
 ]
 

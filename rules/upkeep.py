@@ -159,6 +159,34 @@ def _payment(effect: LastingEffect) -> tuple[str, str, str]:
     return "gems", "gemme(s)", "gem(s)"
 
 
+# The items one fighter may bring, in the order they are done: a rally per
+# routed fighter; IV-D-2: faith for every faithful first, then mana for every
+# magician. (attribute of the fighter, key, step, French, English)
+FIGHTER_ITEMS = (
+    (
+        "routed",
+        "rally",
+        UpkeepStep.RALLY,
+        "Ralliement de {name} (IX-E)",
+        "Rally {name} (IX-E)",
+    ),
+    (
+        "faithful",
+        "faith",
+        UpkeepStep.FAITH,
+        "Nouvelle Foi temporaire de {name} (XI-B-2)",
+        "New temporary faith of {name} (XI-B-2)",
+    ),
+    (
+        "magician",
+        "mana",
+        UpkeepStep.MANA,
+        "Récupération de mana de {name} (X-G-1)",
+        "Mana recovery of {name} (X-G-1)",
+    ),
+)
+
+
 def upkeep_checklist(
     fighters: Sequence[UpkeepFighter],
     effects: Sequence[LastingEffect] = (),
@@ -171,41 +199,18 @@ def upkeep_checklist(
     for each faithful then mana for each magician, then the six steps of
     IV-D-3 for the effects and skills given, and the markers to remove.
     """
-    items: list[UpkeepItem] = []
-    for f in fighters:
-        if f.routed:
-            items.append(
-                UpkeepItem(
-                    f"rally:{f.name}",
-                    UpkeepStep.RALLY,
-                    f"Ralliement de {f.name} (IX-E)",
-                    f"Rally {f.name} (IX-E)",
-                    fighter=f.name,
-                )
-            )
-    # IV-D-2: faith for every faithful first, then mana for every magician.
-    for f in fighters:
-        if f.faithful:
-            items.append(
-                UpkeepItem(
-                    f"faith:{f.name}",
-                    UpkeepStep.FAITH,
-                    f"Nouvelle Foi temporaire de {f.name} (XI-B-2)",
-                    f"New temporary faith of {f.name} (XI-B-2)",
-                    fighter=f.name,
-                )
-            )
-    for f in fighters:
-        if f.magician:
-            items.append(
-                UpkeepItem(
-                    f"mana:{f.name}",
-                    UpkeepStep.MANA,
-                    f"Récupération de mana de {f.name} (X-G-1)",
-                    f"Mana recovery of {f.name} (X-G-1)",
-                    fighter=f.name,
-                )
-            )
+    items = [
+        UpkeepItem(
+            f"{key}:{f.name}",
+            step,
+            french.format(name=f.name),
+            english.format(name=f.name),
+            fighter=f.name,
+        )
+        for attribute, key, step, french, english in FIGHTER_ITEMS
+        for f in fighters
+        if getattr(f, attribute)
+    ]
 
     steps = {_key(name): step for name, step in skill_steps.items()}
     later: list[UpkeepItem] = []

@@ -1,4 +1,5 @@
-"""Shared test set-up: hypothesis profiles that suit a 2-core CI machine."""
+"""Shared test set-up: hypothesis profiles that suit a 2-core CI machine, and the
+settings fixtures many test files ask for (``english``, ``quick_passwords``)."""
 
 import os
 
@@ -24,3 +25,16 @@ def pytest_collection_modifyitems(config, items):
     (``asyncio.run``) must come before it.
     """
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+@pytest.fixture
+def english(settings):
+    """English texts (the French pass is tested apart); a test file that reads
+    English asks for it with ``pytestmark = pytest.mark.usefixtures("english")``."""
+    settings.LANGUAGE_CODE = "en"
+
+
+@pytest.fixture
+def quick_passwords(settings):
+    """A quick password hasher, for the tests that sign players up and in."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,7 +1,7 @@
 """Forms for the hex combat sheet ("Fiche Combat"): parse and validate only.
 
 Each form turns a posted sheet into the rules' situation
-(``rules.hexcombat.ShockSituation`` / ``ShootingSituation``) and the
+(``rules.hexcombat.ShockSituation`` / ``FireSituation``) and the
 "Application des Pertes" state; every sum is done by ``rules.hexcombat``.
 """
 
@@ -63,9 +63,9 @@ POSITION_CHOICES = [
     (hx.Position.DEEP_INFILTRATION, _("Deep infiltration (Infiltration Profonde)")),
 ]
 SIZE_CHOICES = [
-    (hx.Size.NORMAL, _("Normal")),
-    (hx.Size.SMALL, _("Small (Petite Taille)")),
-    (hx.Size.LARGE, _("Large (Grande Unité)")),
+    (hx.HexSize.NORMAL, _("Normal")),
+    (hx.HexSize.SMALL, _("Small (Petite Taille)")),
+    (hx.HexSize.LARGE, _("Large (Grande Unité)")),
 ]
 FORMATION_CHOICES = [
     (hx.Formation.NONE, _("No formation")),
@@ -148,6 +148,10 @@ class SheetForm(CheckedForm):
 
     mode = ""
     fieldsets: tuple = ()
+    # The rules' situation this form fills in, and its two sides (the prefixes
+    # of their fields, e.g. "attacker_character_supports").
+    situation_class: type[hx.ShockSituation] | type[hx.FireSituation]
+    sides: tuple[str, str]
 
     weapon_system = forms.IntegerField(
         label=_("Weapon system table (Table de Système d'Arme)"),
@@ -222,6 +226,26 @@ class SheetForm(CheckedForm):
             **self.loss_facts(),
         )
 
+    def situation(self) -> hx.ShockSituation | hx.FireSituation:
+        """The rules' situation: every field of the same name, and the two
+        sides' stacked characters."""
+        data = self.cleaned_data
+        characters = {f"{side}_character": self._character(side) for side in self.sides}
+        names = set(self.situation_class.__dataclass_fields__) - set(characters)
+        return self.situation_class(
+            **characters, **{name: data[name] for name in names}
+        )
+
+    def _character(self, side: str) -> hx.StackedCharacter | None:
+        data = self.cleaned_data
+        if not data[f"{side}_character"]:
+            return None
+        return hx.StackedCharacter(
+            supports=data[f"{side}_character_supports"],
+            capacity=hx.Capacity(data[f"{side}_character_capacity"]),
+            same_weapon_class=data[f"{side}_character_same_class"],
+        )
+
     def loss_facts(self) -> dict:
         raise NotImplementedError
 
@@ -237,10 +261,53 @@ LOSS_FIELDS = (
 )
 
 
-class ShockForm(SheetForm):
+def _stacked_character(side: str, label: str) -> type[forms.Form]:
+    """The fields of a character stacked with ``side``'s troop ("Troupe empilée
+    avec un Personnage"), as a form a sheet's form inherits them from."""
+    fields = {
+        "character": _flag(label),
+        "character_supports": _count(_("The character's supports")),
+        "character_capacity": _choice(
+            _("The character's weapon capacity"),
+            CAPACITY_CHOICES,
+            hx.Capacity.ORDINARY,
+        ),
+        "character_same_class": _flag(
+            _("Same weapon class (Classe d'Arme): take the character's capacity")
+        ),
+    }
+    return type(forms.Form)(
+        f"{side.title()}Character",
+        (forms.Form,),
+        {
+            "__module__": __name__,
+            **{f"{side}_{name}": field for name, field in fields.items()},
+        },
+    )
+
+
+def _character_names(side: str) -> tuple[str, ...]:
+    return tuple(
+        f"{side}_{name}"
+        for name in (
+            "character",
+            "character_supports",
+            "character_capacity",
+            "character_same_class",
+        )
+    )
+
+
+class ShockForm(
+    SheetForm,
+    _stacked_character("attacker", _("A character is stacked with the attacker")),
+    _stacked_character("defender", _("A character is stacked with the defender")),
+):
     """ "Calcul de l'Avantage au Choc"."""
 
     mode = "shock"
+    situation_class = hx.ShockSituation
+    sides = ("attacker", "defender")
     attacker_capacity = _choice(
         _("Attacker's weapon capacity"), CAPACITY_CHOICES, hx.Capacity.ORDINARY
     )
@@ -252,22 +319,6 @@ class ShockForm(SheetForm):
     )
     attacker_supports = _count(_("Offensive supports (Supports Offensifs)"))
     defender_supports = _count(_("Defensive supports (Supports Défensifs)"))
-    attacker_character = _flag(_("A character is stacked with the attacker"))
-    attacker_character_supports = _count(_("The character's supports"))
-    attacker_character_capacity = _choice(
-        _("The character's weapon capacity"), CAPACITY_CHOICES, hx.Capacity.ORDINARY
-    )
-    attacker_character_same_class = _flag(
-        _("Same weapon class (Classe d'Arme): take the character's capacity")
-    )
-    defender_character = _flag(_("A character is stacked with the defender"))
-    defender_character_supports = _count(_("The character's supports"))
-    defender_character_capacity = _choice(
-        _("The character's weapon capacity"), CAPACITY_CHOICES, hx.Capacity.ORDINARY
-    )
-    defender_character_same_class = _flag(
-        _("Same weapon class (Classe d'Arme): take the character's capacity")
-    )
     attacker_charging = _flag(_("Attacker with a charge marker (Marqueur Charge)"))
     attacker_cavalry = _flag(_("Attacker is cavalry or heavy cavalry (Cav/Cav Lourde)"))
     defender_charge_marker = _flag(_("Defender with a charge marker (Marqueur Charge)"))
@@ -294,8 +345,8 @@ class ShockForm(SheetForm):
     defender_position = _choice(
         _("Defender's position"), POSITION_CHOICES, hx.Position.GROUND
     )
-    attacker_size = _choice(_("Attacker's size"), SIZE_CHOICES, hx.Size.NORMAL)
-    defender_size = _choice(_("Defender's size"), SIZE_CHOICES, hx.Size.NORMAL)
+    attacker_size = _choice(_("Attacker's size"), SIZE_CHOICES, hx.HexSize.NORMAL)
+    defender_size = _choice(_("Defender's size"), SIZE_CHOICES, hx.HexSize.NORMAL)
     attacker_stacked_large = _count(
         _("Large units stacked with the large attacker"), maximum=6
     )
@@ -369,40 +420,12 @@ class ShockForm(SheetForm):
         (
             _("Stacked characters (Troupe empilée avec un Personnage)"),
             (
-                "attacker_character",
-                "attacker_character_supports",
-                "attacker_character_capacity",
-                "attacker_character_same_class",
-                "defender_character",
-                "defender_character_supports",
-                "defender_character_capacity",
-                "defender_character_same_class",
+                *_character_names("attacker"),
+                *_character_names("defender"),
                 "other_modifier",
             ),
         ),
     )
-
-    def _character(self, side: str) -> hx.StackedCharacter | None:
-        data = self.cleaned_data
-        if not data[f"{side}_character"]:
-            return None
-        return hx.StackedCharacter(
-            supports=data[f"{side}_character_supports"],
-            capacity=hx.Capacity(data[f"{side}_character_capacity"]),
-            same_weapon_class=data[f"{side}_character_same_class"],
-        )
-
-    def situation(self) -> hx.ShockSituation:
-        data = self.cleaned_data
-        names = set(hx.ShockSituation.__dataclass_fields__) - {
-            "attacker_character",
-            "defender_character",
-        }
-        return hx.ShockSituation(
-            attacker_character=self._character("attacker"),
-            defender_character=self._character("defender"),
-            **{name: data[name] for name in names},
-        )
 
     def loss_facts(self) -> dict:
         data = self.cleaned_data
@@ -415,10 +438,16 @@ class ShockForm(SheetForm):
         }
 
 
-class ShootingForm(SheetForm):
+class ShootingForm(
+    SheetForm,
+    _stacked_character("shooter", _("A character is stacked with the shooter")),
+    _stacked_character("target", _("A character is stacked with the target")),
+):
     """ "Calcul de l'Avantage au Tir"."""
 
     mode = "shooting"
+    situation_class = hx.FireSituation
+    sides = ("shooter", "target")
     shooter_kind = _choice(_("Shooting unit"), SHOOTER_CHOICES, hx.ShooterKind.ARCHERS)
     cadence_choice = _choice(
         _("Archers' cadence (Cadence de Tir)"),
@@ -444,22 +473,6 @@ class ShootingForm(SheetForm):
     )
     shooter_supports = _count(_("Shooting supports (Supports de Tir)"))
     target_supports = _count(_("Target's defensive supports (Supports Défensifs)"))
-    shooter_character = _flag(_("A character is stacked with the shooter"))
-    shooter_character_supports = _count(_("The character's supports"))
-    shooter_character_capacity = _choice(
-        _("The character's weapon capacity"), CAPACITY_CHOICES, hx.Capacity.ORDINARY
-    )
-    shooter_character_same_class = _flag(
-        _("Same weapon class (Classe d'Arme): take the character's capacity")
-    )
-    target_character = _flag(_("A character is stacked with the target"))
-    target_character_supports = _count(_("The character's supports"))
-    target_character_capacity = _choice(
-        _("The character's weapon capacity"), CAPACITY_CHOICES, hx.Capacity.ORDINARY
-    )
-    target_character_same_class = _flag(
-        _("Same weapon class (Classe d'Arme): take the character's capacity")
-    )
     shooter_breath = _choice(_("Shooter's breath"), BREATH_CHOICES, hx.Breath.FRESH)
     shooter_shaken = _flag(_("Shooter shaken (Tireur Ebranlé)"))
     target_morale = _choice(_("Target's morale"), MORALE_CHOICES, hx.Morale.STEADY)
@@ -482,8 +495,8 @@ class ShootingForm(SheetForm):
     behind_rough_hex_side = _flag(
         _("Target just behind a rough hex side (Côté d'Hex Accidenté)")
     )
-    shooter_size = _choice(_("Shooter's size"), SIZE_CHOICES, hx.Size.NORMAL)
-    target_size = _choice(_("Target's size"), SIZE_CHOICES, hx.Size.NORMAL)
+    shooter_size = _choice(_("Shooter's size"), SIZE_CHOICES, hx.HexSize.NORMAL)
+    target_size = _choice(_("Target's size"), SIZE_CHOICES, hx.HexSize.NORMAL)
     shooter_stacked_large = _count(
         _("Large units stacked with the large shooter"), maximum=6
     )
@@ -550,40 +563,12 @@ class ShootingForm(SheetForm):
         (
             _("Stacked characters (Troupe empilée avec un Personnage)"),
             (
-                "shooter_character",
-                "shooter_character_supports",
-                "shooter_character_capacity",
-                "shooter_character_same_class",
-                "target_character",
-                "target_character_supports",
-                "target_character_capacity",
-                "target_character_same_class",
+                *_character_names("shooter"),
+                *_character_names("target"),
                 "other_modifier",
             ),
         ),
     )
-
-    def _character(self, side: str) -> hx.StackedCharacter | None:
-        data = self.cleaned_data
-        if not data[f"{side}_character"]:
-            return None
-        return hx.StackedCharacter(
-            supports=data[f"{side}_character_supports"],
-            capacity=hx.Capacity(data[f"{side}_character_capacity"]),
-            same_weapon_class=data[f"{side}_character_same_class"],
-        )
-
-    def situation(self) -> hx.ShootingSituation:
-        data = self.cleaned_data
-        names = set(hx.ShootingSituation.__dataclass_fields__) - {
-            "shooter_character",
-            "target_character",
-        }
-        return hx.ShootingSituation(
-            shooter_character=self._character("shooter"),
-            target_character=self._character("target"),
-            **{name: data[name] for name in names},
-        )
 
     def loss_facts(self) -> dict:
         data = self.cleaned_data

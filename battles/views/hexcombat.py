@@ -63,7 +63,7 @@ def _work_out(form: SheetForm, action: str) -> dict | None:
         shots = 1
         problems: tuple[hx.SheetItem, ...] = ()
     else:
-        plan = hx.plan_shot(form.situation())
+        plan = hx.plan_fire(form.situation())
         advantage, shots, problems = plan.advantage, plan.cadence.shots, plan.problems
     total = advantage.total
     if abs(total) > hx.ADVANTAGE_LIMIT:

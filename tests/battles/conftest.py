@@ -25,17 +25,18 @@ def wolfen(db):
 
 @pytest.fixture
 def guest():
-    """A guest's identity (as a guest's session holds it)."""
-    from battles.models.armies import Owner
+    """A guest's identity (as a guest's session holds it): the cast's owner."""
+    from tests.support.cast import OWNER
 
-    return Owner(guest_key="guest-key-of-the-owner")
+    return OWNER
 
 
 @pytest.fixture
 def outsider():
-    from battles.models.armies import Owner
+    """A guest who owns nothing of the others' and holds no seat."""
+    from tests.support.cast import OUTSIDER
 
-    return Owner(guest_key="guest-key-of-an-outsider")
+    return OUTSIDER
 
 
 @pytest.fixture
@@ -67,20 +68,23 @@ def make_card(db):
 
 
 @pytest.fixture
-def guest_client(client):
+def guest_client(client, guest):
     """A test client whose session is a guest's (the key of ``guest``)."""
-    session = client.session
-    session["guest_key"] = "guest-key-of-the-owner"
-    session.save()
-    return client
+    from tests.support.cast import phone_of
+
+    return phone_of(guest, client)
 
 
 @pytest.fixture
-def outsider_client(db):
-    from django.test import Client
+def outsider_client(db, outsider):
+    from tests.support.cast import phone_of
 
-    client = Client()
-    session = client.session
-    session["guest_key"] = "guest-key-of-an-outsider"
-    session.save()
-    return client
+    return phone_of(outsider)
+
+
+@pytest.fixture
+def anne(db, django_user_model):
+    """A registered player, "anne", whose password is ``cast.PASSWORD``."""
+    from tests.support.cast import PASSWORD
+
+    return django_user_model.objects.create_user("anne", password=PASSWORD)

@@ -12,34 +12,20 @@ from battles.models import Army, Game, GameSeat, ReferenceCard
 from battles.models.armies import Owner
 from battles.services.accounts import adopt_guest_data
 from battles.services.armies import create_army, create_custom_card, delete_army
+from tests.support.cast import PASSWORD, phone_of
 from tests.support.live import new_game, seat
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.usefixtures("english", "quick_passwords"),
+]
 
-PASSWORD = "dragon-de-braise-42"
 User = get_user_model()
-
-
-@pytest.fixture(autouse=True)
-def english_and_quick(settings):
-    """English texts (the French pass is tested apart) and a quick hasher."""
-    settings.LANGUAGE_CODE = "en"
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture
-def anne():
-    return User.objects.create_user("anne", password=PASSWORD)
 
 
 def phone(guest_key: str = "") -> Client:
     """A phone's browser; a guest (with that key in the session) if ``guest_key``."""
-    client = Client()
-    if guest_key:
-        session = client.session
-        session["guest_key"] = guest_key
-        session.save()
-    return client
+    return phone_of(guest_key) if guest_key else Client()
 
 
 def sign_up(client: Client, username: str = "anne", **data):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from battles.models.games import GameEvent, GameMode
@@ -16,22 +15,11 @@ from battles.services.agreement import (
     pending_confirmation,
 )
 from battles.services.games import GameError, perform_action, undo_last_action
+from tests.support.cast import OPPONENT, OWNER, SPECTATOR, phone_of
 from tests.support.game_bot import next_command
-from tests.support.live import (
-    OPPONENT,
-    OWNER,
-    SPECTATOR,
-    new_game,
-    two_phone_game,
-)
+from tests.support.live import new_game, two_phone_game
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english(settings):
-    """These tests read the English texts (the French pass is tested apart)."""
-    settings.LANGUAGE_CODE = "en"
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def _target_side(game, event) -> str:
@@ -59,14 +47,6 @@ def wounded():
     game = two_phone_game(require_confirmation=True)
     wound = play_until_a_wound(game)
     return game, wound, _target_side(game, wound)
-
-
-def client_of(owner) -> Client:
-    client = Client()
-    session = client.session
-    session["guest_key"] = owner.guest_key
-    session.save()
-    return client
 
 
 PHONES = {"a": OWNER, "b": OPPONENT}
@@ -126,7 +106,7 @@ def test_an_undone_wound_waits_no_more(wounded):
 
 def test_the_victims_phone_confirms_and_disputes_over_http(wounded):
     game, wound, victim = wounded
-    phone = client_of(PHONES[victim])
+    phone = phone_of(PHONES[victim])
     url = reverse("game_dispute", args=[game.public_id, wound.action])
     response = phone.post(url, {"side": victim})
     assert response.status_code == 302
@@ -140,8 +120,8 @@ def test_nobody_answers_for_another_side(wounded):
     game, wound, victim = wounded
     roller = "b" if victim == "a" else "a"
     url = reverse("game_confirm", args=[game.public_id, wound.action])
-    forged = client_of(PHONES[roller]).post(url, {"side": victim})
+    forged = phone_of(PHONES[roller]).post(url, {"side": victim})
     assert forged.status_code == 403
-    watcher = client_of(SPECTATOR).post(url, {"side": victim})
+    watcher = phone_of(SPECTATOR).post(url, {"side": victim})
     assert watcher.status_code == 403
     assert pending_confirmation(game, victim) != []

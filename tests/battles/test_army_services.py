@@ -39,13 +39,7 @@ from battles.services.armies import (
     undo_delete,
 )
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english(settings):
-    """These tests read the English texts (the French pass is tested apart)."""
-    settings.LANGUAGE_CODE = "en"
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def with_cards(army: Army) -> Army:

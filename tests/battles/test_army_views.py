@@ -18,13 +18,7 @@ from battles.services.armies import (
     create_custom_card,
 )
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english(settings):
-    """These tests read the English texts (the French pass is tested apart)."""
-    settings.LANGUAGE_CODE = "en"
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 HTMX = {"HTTP_HX_REQUEST": "true"}

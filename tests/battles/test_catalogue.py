@@ -18,10 +18,7 @@ from battles.services.catalogues import import_catalogue
 DATA = Path(__file__).parent / "data"
 
 
-@pytest.fixture(autouse=True)
-def english(settings):
-    """These tests read the English texts (the French pass is tested apart)."""
-    settings.LANGUAGE_CODE = "en"
+pytestmark = pytest.mark.usefixtures("english")
 
 
 def data(name: str) -> bytes:

@@ -175,13 +175,12 @@ def test_a_game_page_under_way_stays_under_60_kb_compressed(client):
     from battles.models import Army
     from battles.models.armies import Owner
     from battles.services.games import create_game
+    from tests.support.cast import phone_of
     from tests.support.game_bot import next_command
 
     call_command("load_demo", verbosity=0)
     army_a, army_b = Army.objects.filter(is_demo=True).order_by("pk")[:2]
-    session = client.session
-    session["guest_key"] = "weigher"
-    session.save()
+    phone_of("weigher", client)
     game = create_game(
         owner=Owner(guest_key="weigher"), army_a=army_a, army_b=army_b, mode="one_phone"
     )

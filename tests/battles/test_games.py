@@ -14,6 +14,7 @@ from battles.models.armies import Owner
 from battles.services import games as services
 from rules.errors import IllegalAction
 from rules.game import who_decides
+from tests.support.cast import phone_of
 from tests.support.game_bot import next_command
 
 pytestmark = pytest.mark.django_db
@@ -27,24 +28,17 @@ def demo_armies():
     return armies[0], armies[1]
 
 
-def guest(client: Client, key: str) -> Owner:
-    session = client.session
-    session["guest_key"] = key
-    session.save()
-    return Owner(guest_key=key)
-
-
 @pytest.fixture
 def owner_client(client):
     client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"  # the texts checked are English
-    guest(client, "owner-key")
+    phone_of("owner-key", client)
     return client
 
 
 @pytest.fixture
 def opponent_client():
     other = Client(HTTP_ACCEPT_LANGUAGE="en")
-    guest(other, "opponent-key")
+    phone_of("opponent-key", other)
     return other
 
 
@@ -147,14 +141,14 @@ def test_the_game_page_is_full_and_the_board_a_fragment(owner_client, game):
 @pytest.mark.parametrize("path", ["/", "/board", "/log", "/verify"])
 def test_an_outsider_sees_nothing_of_a_game(game, path):
     outsider = Client()
-    guest(outsider, "outsider-key")
+    phone_of("outsider-key", outsider)
     response = outsider.get(f"/games/{game.public_id}{path}")
     assert response.status_code == 404
 
 
 def test_an_outsider_cannot_act(game):
     outsider = Client()
-    guest(outsider, "outsider-key")
+    phone_of("outsider-key", outsider)
     response = act(outsider, game, type="set_sequence", side="a")
     assert response.status_code == 404
 
@@ -441,9 +435,7 @@ def test_the_tactics_winner_can_split_the_melees_otherwise(game, owner_client):
     winner = game.state["tactics"]["winner"]
     owner_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
     if winner == "b":
-        session = owner_client.session
-        session["guest_key"] = "opponent-key"
-        session.save()
+        phone_of("opponent-key", owner_client)
     board = owner_client.get(f"/games/{game.public_id}/board").content.decode()
     assert "Split them otherwise" in board
     # The form as the board fills it in: whom each fighter faces.

@@ -14,40 +14,19 @@ import logging
 
 import pytest
 from asgiref.sync import sync_to_async
-from django.conf import settings
-from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 from django.test import AsyncClient
 from django.urls import reverse
 
 from battles.live import bus as live_bus
 from tests.support.aio import run_async
-from tests.support.live import (
-    OPPONENT,
-    OUTSIDER,
-    OWNER,
-    SPECTATOR,
-    parse_sse,
-    play,
-    two_phone_game,
-)
+from tests.support.cast import OPPONENT, OUTSIDER, OWNER, SPECTATOR, phone_of
+from tests.support.live import parse_sse, play, two_phone_game
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def english(settings):
-    """These tests read the English texts (the French pass is tested apart)."""
-    settings.LANGUAGE_CODE = "en"
-
-
-def phone_of(owner) -> AsyncClient:
-    session = SessionStore()
-    session["guest_key"] = owner.guest_key
-    session.create()
-    client = AsyncClient()
-    client.cookies[settings.SESSION_COOKIE_NAME] = session.session_key
-    return client
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("english"),
+]
 
 
 def _play_and_hang_up(game, actions, seed):
@@ -153,7 +132,7 @@ def game():
 
 
 def test_a_phone_that_slept_gets_every_action_it_missed_in_order_once(game):
-    phone = phone_of(OPPONENT)
+    phone = phone_of(OPPONENT, AsyncClient())
 
     async def scenario():
         stream = await open_stream(phone, game, since=game.version)
@@ -173,7 +152,7 @@ def test_a_phone_that_slept_gets_every_action_it_missed_in_order_once(game):
 
 
 def test_an_open_stream_hears_of_each_action_at_once(game):
-    spectator_phone = phone_of(SPECTATOR)
+    spectator_phone = phone_of(SPECTATOR, AsyncClient())
 
     async def scenario():
         stream = await open_stream(spectator_phone, game, since=game.version)
@@ -190,7 +169,7 @@ def test_an_open_stream_hears_of_each_action_at_once(game):
 
 
 def test_without_a_starting_point_the_current_version_comes_at_once(game):
-    owner_phone = phone_of(OWNER)
+    owner_phone = phone_of(OWNER, AsyncClient())
 
     async def scenario():
         stream = await open_stream(owner_phone, game)
@@ -202,7 +181,7 @@ def test_without_a_starting_point_the_current_version_comes_at_once(game):
 
 
 def test_last_event_id_wins_over_since(game):
-    owner_phone = phone_of(OWNER)
+    owner_phone = phone_of(OWNER, AsyncClient())
 
     async def scenario():
         before = game.version
@@ -219,7 +198,7 @@ def test_last_event_id_wins_over_since(game):
 
 
 def test_the_stream_says_no_cache_no_buffering_and_how_soon_to_retry(game):
-    owner_phone = phone_of(OWNER)
+    owner_phone = phone_of(OWNER, AsyncClient())
 
     async def scenario():
         stream = await open_stream(owner_phone, game, since=game.version)
@@ -237,7 +216,7 @@ def test_the_stream_says_no_cache_no_buffering_and_how_soon_to_retry(game):
 def test_a_quiet_stream_sends_heartbeats(game, settings):
     settings.LIVE_HEARTBEAT_SECONDS = 0.2
 
-    owner_phone = phone_of(OWNER)
+    owner_phone = phone_of(OWNER, AsyncClient())
 
     async def scenario():
         stream = await open_stream(owner_phone, game, since=game.version)
@@ -251,7 +230,7 @@ def test_a_quiet_stream_sends_heartbeats(game, settings):
 def test_a_lost_bus_message_costs_one_heartbeat_not_an_action(game, settings):
     settings.LIVE_HEARTBEAT_SECONDS = 0.3
 
-    owner_phone = phone_of(OWNER)
+    owner_phone = phone_of(OWNER, AsyncClient())
 
     async def scenario():
         stream = await open_stream(owner_phone, game, since=game.version)
@@ -275,7 +254,7 @@ def test_a_stream_ends_after_its_lifetime_so_the_browser_reconnects(game, settin
     settings.LIVE_STREAM_MAX_SECONDS = 0.3
     settings.LIVE_HEARTBEAT_SECONDS = 0.1
 
-    owner_phone = phone_of(OWNER)
+    owner_phone = phone_of(OWNER, AsyncClient())
 
     async def scenario():
         stream = await open_stream(owner_phone, game, since=game.version)
@@ -285,7 +264,7 @@ def test_a_stream_ends_after_its_lifetime_so_the_browser_reconnects(game, settin
 
 
 def test_closing_a_stream_leaves_no_subscriber_behind(game):
-    owner_phone = phone_of(OWNER)
+    owner_phone = phone_of(OWNER, AsyncClient())
 
     async def scenario():
         bus = live_bus.get_bus()
@@ -302,7 +281,7 @@ def test_closing_a_stream_leaves_no_subscriber_behind(game):
 
 
 def test_an_outsider_cannot_open_the_stream(game):
-    outsider_phone = phone_of(OUTSIDER)
+    outsider_phone = phone_of(OUTSIDER, AsyncClient())
     anonymous_phone = AsyncClient()
 
     async def scenario():
@@ -316,16 +295,11 @@ def test_an_outsider_cannot_open_the_stream(game):
 
 def test_the_version_endpoint_answers_seated_people_only(game, client):
     url = reverse("game_version", args=[game.public_id])
-    session = client.session
-    session["guest_key"] = SPECTATOR.guest_key
-    session.save()
-    response = client.get(url)
+    response = phone_of(SPECTATOR, client).get(url)
     assert response.status_code == 200
     assert json.loads(response.content) == {"version": game.version}
     assert "no-store" in response["Cache-Control"]
-    session["guest_key"] = OUTSIDER.guest_key
-    session.save()
-    assert client.get(url).status_code == 404
+    assert phone_of(OUTSIDER, client).get(url).status_code == 404
 
 
 def test_a_failing_bus_never_fails_a_committed_action(game, monkeypatch, caplog):
@@ -341,7 +315,7 @@ def test_a_failing_bus_never_fails_a_committed_action(game, monkeypatch, caplog)
 
 
 def test_the_stream_never_carries_state(game):
-    opponent_phone = phone_of(OPPONENT)
+    opponent_phone = phone_of(OPPONENT, AsyncClient())
 
     async def scenario():
         stream = await open_stream(opponent_phone, game, since=0)

@@ -17,12 +17,15 @@ from django.urls import reverse
 from battles import ratelimit
 from battles.models import GameSeat, RateLimitHit
 from battles.services import sharing
+from tests.support.cast import PASSWORD
 from tests.support.live import new_game
 from tests.support.servers import reachable
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.usefixtures("english", "quick_passwords"),
+]
 
-PASSWORD = "dragon-de-braise-42"
 User = get_user_model()
 # One second into a five-minute (and a one-hour) window.
 START = datetime(2026, 3, 14, 20, 0, 1, tzinfo=UTC)
@@ -42,9 +45,8 @@ class Clock:
 
 
 @pytest.fixture(autouse=True)
-def english_and_quick(settings):
-    settings.LANGUAGE_CODE = "en"
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+def database_limiter(settings):
+    """The embedded limiter unless a test asks for Redis."""
     settings.REDIS_URL = ""
 
 
@@ -53,11 +55,6 @@ def clock(monkeypatch) -> Clock:
     clock = Clock(START)
     monkeypatch.setattr(ratelimit, "clock", clock)
     return clock
-
-
-@pytest.fixture
-def anne():
-    return User.objects.create_user("anne", password=PASSWORD)
 
 
 def sign_in(client: Client, username: str = "anne", password: str = "wrong"):

@@ -15,28 +15,15 @@ from django.utils import timezone
 
 from battles.models.games import GameMode, GameSeat, JoinLink, SeatRole
 from battles.services import sharing
-from tests.support.live import OPPONENT, OUTSIDER, OWNER, SPECTATOR, new_game, seat
+from tests.support.cast import OPPONENT, OUTSIDER, OWNER, SPECTATOR, phone_of
+from tests.support.live import new_game, seat
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english(settings):
-    """These tests read the English texts (the French pass is tested apart)."""
-    settings.LANGUAGE_CODE = "en"
-
-
-def client_of(owner) -> Client:
-    client = Client()
-    session = client.session
-    session["guest_key"] = owner.guest_key
-    session.save()
-    return client
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 @pytest.fixture
 def owner_client():
-    return client_of(OWNER)
+    return phone_of(OWNER)
 
 
 @pytest.fixture
@@ -93,12 +80,12 @@ def test_only_the_side_a_holder_shares(game):
     seat(game, OPPONENT, SeatRole.SIDE_B)
     seat(game, SPECTATOR, SeatRole.SPECTATOR)
     for who in (OPPONENT, SPECTATOR):
-        client = client_of(who)
+        client = phone_of(who)
         share = reverse("game_share", args=[game.public_id])
         assert client.get(share).status_code == 403
         renew = reverse("game_share_renew", args=[game.public_id])
         assert client.post(renew, {"role": "b"}).status_code == 403
-    outsider = client_of(OUTSIDER)
+    outsider = phone_of(OUTSIDER)
     assert outsider.get(reverse("game_share", args=[game.public_id])).status_code == 404
 
 
@@ -114,7 +101,7 @@ def test_one_phone_games_share_only_a_spectator_link(owner_client):
 
 def test_the_join_page_asks_first_and_says_no_referrer(owner_client, game):
     url = join_urls(share_page(owner_client, game))["b"]
-    response = client_of(OPPONENT).get(url)
+    response = phone_of(OPPONENT).get(url)
     assert response.status_code == 200
     assert response["Referrer-Policy"] == "no-referrer"
     body = response.content.decode()
@@ -314,16 +301,16 @@ def test_a_phone_cannot_act_for_the_other_side(game):
     seat(game, OPPONENT, SeatRole.SIDE_B)
     act = reverse("game_act", args=[game.public_id])
     forged = {"type": "set_sequence", "side": "a", "version": game.version, "tap": "x"}
-    assert client_of(OPPONENT).post(act, forged).status_code == 403
+    assert phone_of(OPPONENT).post(act, forged).status_code == 403
     forged_b = {**forged, "side": "b", "tap": "y"}
-    assert client_of(OWNER).post(act, forged_b).status_code == 403
+    assert phone_of(OWNER).post(act, forged_b).status_code == 403
     game.refresh_from_db()
     assert game.version == 1
 
 
 def test_an_outsider_gets_404_on_every_game_url(game):
     seat(game, OPPONENT, SeatRole.SIDE_B)
-    outsider = client_of(OUTSIDER)
+    outsider = phone_of(OUTSIDER)
     public_id = game.public_id
     gets = [
         "game",

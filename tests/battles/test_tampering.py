@@ -12,6 +12,7 @@ from battles.models import Army, GameSeat
 from battles.models.armies import Owner
 from battles.services import games as services
 from rules.game import COMMANDS, replay
+from tests.support.cast import phone_of
 
 FIELDS = [
     "type",
@@ -66,11 +67,7 @@ def table(db):
         owner=Owner(guest_key="tamper-a"), army_a=army_a, army_b=army_b
     )
     GameSeat.objects.create(game=game, role="b", guest_key="tamper-b")
-    client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    session = client.session
-    session["guest_key"] = "tamper-a"
-    session.save()
-    return game, client
+    return game, phone_of("tamper-a", Client(HTTP_ACCEPT_LANGUAGE="en"))
 
 
 @pytest.mark.django_db

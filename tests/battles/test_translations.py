@@ -16,6 +16,7 @@ from django.test import Client
 from battles.models import Army, GameSeat
 from battles.models.armies import Owner
 from battles.services import games as services
+from tests.support.cast import phone_of
 
 ROOT = Path(__file__).resolve().parents[2]
 PO = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
@@ -162,11 +163,7 @@ def game(db):
 
 
 def phone(key: str, language: str) -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE=language)
-    session = client.session
-    session["guest_key"] = key
-    session.save()
-    return client
+    return phone_of(key, Client(HTTP_ACCEPT_LANGUAGE=language))
 
 
 def tap(client: Client, game, **data) -> str:
@@ -217,11 +214,7 @@ def test_a_refusal_with_a_value_is_filled_in_after_translation(game, language, m
 
 def test_without_a_language_asked_the_app_speaks_french(game, settings):
     settings.LANGUAGE_CODE = "fr"
-    client = Client()
-    session = client.session
-    session["guest_key"] = "owner-key"
-    session.save()
-    body = tap(client, game, type="draw", side="a", action="draw")
+    body = tap(phone_of("owner-key"), game, type="draw", side="a", action="draw")
     assert "Impossible maintenant : la partie a avancé." in body
 
 

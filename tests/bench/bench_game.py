@@ -41,6 +41,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from battles.models import Army, Game  # noqa: E402
 from battles.models.armies import Owner  # noqa: E402
 from battles.services.games import create_game  # noqa: E402
+from tests.support.cast import phone_of  # noqa: E402
 from tests.support.game_bot import next_command  # noqa: E402
 
 ACTIONS = int(os.environ.get("BENCH_ACTIONS", "400"))
@@ -67,10 +68,7 @@ def form_data(command: dict, side: str, version: int, tap: str) -> dict:
 def main() -> None:
     call_command("migrate", verbosity=0)
     call_command("load_demo", verbosity=0)
-    client = Client(HTTP_HX_REQUEST="true", secure=True)
-    session = client.session
-    session["guest_key"] = "bench-guest"
-    session.save()
+    client = phone_of("bench-guest", Client(HTTP_HX_REQUEST="true", secure=True))
     army_a, army_b = Army.objects.filter(is_demo=True).order_by("pk")[:2]
     owner = Owner(guest_key="bench-guest")
     rng = random.Random(1)

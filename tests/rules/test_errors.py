@@ -97,7 +97,7 @@ def _marked(node: ast.expr) -> bool:
 
 @pytest.mark.parametrize(
     "path",
-    sorted([*RULES.glob("*.py"), *RULES.glob("game/*.py")]),
+    sorted([*RULES.glob("*.py"), *RULES.glob("*/*.py")]),
     ids=lambda p: str(p.relative_to(RULES)),
 )
 def test_every_player_message_is_a_marked_template(path):

@@ -105,11 +105,15 @@ class Table:
             self.play(side, command, faces)
         assert self.state == before
 
-    def to_activation(self, first="a"):
+    def to_tactics_roll(self):
+        """Both sequences set and both Tactics fighters chosen: the roll is next."""
         self.play("a", {"type": "set_sequence", "order": ["a1", "a2"]})
         self.play("b", {"type": "set_sequence", "order": ["b1"]})
         self.play("a", {"type": "choose_tactics_fighter", "fighter": "a1.1"})
         self.play("b", {"type": "choose_tactics_fighter", "fighter": "b1.1"})
+
+    def to_activation(self, first="a"):
+        self.to_tactics_roll()
         # DIS 6 + 3 = 9 against DIS 1 + 4 = 5: side A wins at once.
         self.play("a", {"type": "roll"}, faces=[3, 4])
         self.play("a", {"type": "choose_first", "first": first})
@@ -123,10 +127,7 @@ def test_IV_A_1_a_sequence_must_hold_every_card():
 
 def test_IV_A_1_the_sequence_cannot_change_once_the_tactics_roll_is_made():
     table = Table()
-    table.play("a", {"type": "set_sequence", "order": ["a1", "a2"]})
-    table.play("b", {"type": "set_sequence", "order": ["b1"]})
-    table.play("a", {"type": "choose_tactics_fighter", "fighter": "a1.1"})
-    table.play("b", {"type": "choose_tactics_fighter", "fighter": "b1.1"})
+    table.to_tactics_roll()
     table.play("a", {"type": "roll"}, faces=[3, 4])
     table.refuses("a", {"type": "set_sequence", "order": ["a2", "a1"]}, "cannot change")
 
@@ -141,10 +142,7 @@ def test_IV_A_2_an_ally_cannot_roll_the_tactics_roll():
 
 def test_IV_A_2_the_tactics_roll_is_an_opposed_discipline_test():
     table = Table()
-    table.play("a", {"type": "set_sequence", "order": ["a1", "a2"]})
-    table.play("b", {"type": "set_sequence", "order": ["b1"]})
-    table.play("a", {"type": "choose_tactics_fighter", "fighter": "a1.1"})
-    table.play("b", {"type": "choose_tactics_fighter", "fighter": "b1.1"})
+    table.to_tactics_roll()
     assert table.state["pending"]["values"] == {"a": 6, "b": 1}
     # 1 + 6 = 7 for A, 6 for B then a choice: B is behind and decides first.
     table.play("b", {"type": "roll"}, faces=[1, 6])
@@ -208,7 +206,8 @@ def test_shooting_beyond_long_range_fails_without_a_die():
     )
 
 
-def test_a_hit_into_a_melee_needs_the_split_roll_then_wounds():
+def b1_charged_a1() -> Table:
+    """Side B's b1.1 charged a1.1; side A drew and passed once."""
     table = Table()
     table.to_activation(first="b")
     table.play("b", {"type": "draw", "action": "draw"})
@@ -219,6 +218,11 @@ def test_a_hit_into_a_melee_needs_the_split_roll_then_wounds():
     table.play("b", {"type": "end_activation"})
     table.play("a", {"type": "draw", "action": "draw"})
     table.play("a", {"type": "end_activation"})
+    return table
+
+
+def test_a_hit_into_a_melee_needs_the_split_roll_then_wounds():
+    table = b1_charged_a1()
     table.play("a", {"type": "draw", "action": "draw"})
     table.play(
         "a",
@@ -235,17 +239,9 @@ def test_a_hit_into_a_melee_needs_the_split_roll_then_wounds():
 
 
 def test_a_whole_combat_with_a_parry_a_wound_and_the_upkeep():
-    table = Table()
-    table.to_activation(first="b")
-    table.play("b", {"type": "draw", "action": "draw"})
-    table.play(
-        "b",
-        {"type": "declare", "fighter": "b1.1", "action": "charge", "targets": ["a1.1"]},
-    )
-    table.play("b", {"type": "end_activation"})
-    for _ in range(2):
-        table.play("a", {"type": "draw", "action": "draw"})
-        table.play("a", {"type": "end_activation"})
+    table = b1_charged_a1()
+    table.play("a", {"type": "draw", "action": "draw"})
+    table.play("a", {"type": "end_activation"})
     assert table.state["phase"] == "combat"
     table.refuses("b", {"type": "form_combats", "combats": "suggested"}, "Tactics")
     table.play("a", {"type": "form_combats", "combats": "suggested"})

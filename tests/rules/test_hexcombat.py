@@ -16,13 +16,13 @@ from rules.hexcombat import (
     CadenceChoice,
     Capacity,
     Direction,
+    FireSituation,
+    HexSize,
     LossState,
     MoraleProfile,
     Position,
     ShockSituation,
     ShooterKind,
-    ShootingSituation,
-    Size,
     StackedCharacter,
     Terrain,
     Visibility,
@@ -30,15 +30,15 @@ from rules.hexcombat import (
     cadence,
     column_for,
     double_odds,
+    fire_advantage,
+    fire_range,
     loss_checklist,
     loss_odds,
     losses,
-    plan_shot,
+    plan_fire,
     resolve,
     resolve_faces,
     shock_advantage,
-    shooting_advantage,
-    shooting_range,
     volley_odds,
 )
 
@@ -367,12 +367,12 @@ def test_flight_positions(attacker, defender, value):
 
 
 def test_small_units_and_stacked_large_units():
-    assert shock_advantage(ShockSituation(attacker_size=Size.SMALL)).total == -4
-    assert shock_advantage(ShockSituation(defender_size=Size.SMALL)).total == 4
+    assert shock_advantage(ShockSituation(attacker_size=HexSize.SMALL)).total == -4
+    assert shock_advantage(ShockSituation(defender_size=HexSize.SMALL)).total == 4
     big = ShockSituation(
-        attacker_size=Size.LARGE,
+        attacker_size=HexSize.LARGE,
         attacker_stacked_large=2,
-        defender_size=Size.LARGE,
+        defender_size=HexSize.LARGE,
         defender_stacked_large=1,
     )
     assert shock_advantage(big).total == -4 + 2
@@ -408,14 +408,14 @@ def test_negative_supports_are_refused():
 
 def test_archers_at_three_hexes_in_the_rain_into_rough_terrain():
     """-2 (two hexes after the adjacent one) -3 rain -1 breeze -2 into rough."""
-    situation = ShootingSituation(
+    situation = FireSituation(
         shooter_kind=ShooterKind.ARCHERS,
         distance=3,
         weather="rain",
         wind="breeze",
         target_terrain=Terrain.ROUGH,
     )
-    advantage = shooting_advantage(situation)
+    advantage = fire_advantage(situation)
     assert [(line.key, line.value) for line in advantage.lines] == [
         ("into_rough", -2),
         ("distance", -2),
@@ -423,7 +423,7 @@ def test_archers_at_three_hexes_in_the_rain_into_rough_terrain():
         ("wind", -1),
     ]
     assert advantage.total == -8
-    plan = plan_shot(situation)
+    plan = plan_fire(situation)
     assert plan.allowed
     assert plan.cadence.shots == 2
 
@@ -435,12 +435,10 @@ def test_weather_and_wind_only_hinder_archers_crossbows_and_artillery():
         ("skirmishers", 0),
         ("light_cavalry", 0),
     ]:
-        situation = ShootingSituation(
-            shooter_kind=kind, weather="storm", wind="violent"
-        )
-        assert shooting_advantage(situation).total == expected, kind
-    overcast = ShootingSituation(weather="overcast", wind="strong")
-    assert shooting_advantage(overcast).total == -3
+        situation = FireSituation(shooter_kind=kind, weather="storm", wind="violent")
+        assert fire_advantage(situation).total == expected, kind
+    overcast = FireSituation(weather="overcast", wind="strong")
+    assert fire_advantage(overcast).total == -3
 
 
 @pytest.mark.parametrize(
@@ -457,68 +455,64 @@ def test_weather_and_wind_only_hinder_archers_crossbows_and_artillery():
     ],
 )
 def test_hexes_crossed_by_the_line_of_sight(kind, distance, penalty):
-    situation = ShootingSituation(shooter_kind=kind, distance=distance)
-    assert by("distance", shooting_advantage(situation)) == penalty
+    situation = FireSituation(shooter_kind=kind, distance=distance)
+    assert by("distance", fire_advantage(situation)) == penalty
 
 
 def test_shooter_and_target_states():
-    assert shooting_advantage(ShootingSituation(shooter_breath="breathless")).total == 0
-    end = ShootingSituation(shooter_breath="end_of_breath", shooter_shaken=True)
-    assert shooting_advantage(end).total == -2
-    assert shooting_advantage(ShootingSituation(target_morale="shaken")).total == 1
-    assert shooting_advantage(ShootingSituation(target_morale="routed")).total == 2
-    diminished = ShootingSituation(ammunition=Ammunition.DIMINISHED)
-    assert shooting_advantage(diminished).total == -1
+    assert fire_advantage(FireSituation(shooter_breath="breathless")).total == 0
+    end = FireSituation(shooter_breath="end_of_breath", shooter_shaken=True)
+    assert fire_advantage(end).total == -2
+    assert fire_advantage(FireSituation(target_morale="shaken")).total == 1
+    assert fire_advantage(FireSituation(target_morale="routed")).total == 2
+    diminished = FireSituation(ammunition=Ammunition.DIMINISHED)
+    assert fire_advantage(diminished).total == -1
 
 
 def test_shooting_directions():
-    assert shooting_advantage(ShootingSituation(direction="flank")).total == 1
-    assert shooting_advantage(ShootingSituation(direction="same_hex")).total == 1
-    assert shooting_advantage(ShootingSituation(direction="rear")).total == 2
+    assert fire_advantage(FireSituation(direction="flank")).total == 1
+    assert fire_advantage(FireSituation(direction="same_hex")).total == 1
+    assert fire_advantage(FireSituation(direction="rear")).total == 2
 
 
 def test_altitude_and_distant_flight():
-    higher = ShootingSituation(altitude="higher", shooter_position="distant_flight")
-    assert shooting_advantage(higher).total == 1  # one line, applied once
-    assert shooting_advantage(ShootingSituation(altitude="lower")).total == -1
-    at_flyer = ShootingSituation(
+    higher = FireSituation(altitude="higher", shooter_position="distant_flight")
+    assert fire_advantage(higher).total == 1  # one line, applied once
+    assert fire_advantage(FireSituation(altitude="lower")).total == -1
+    at_flyer = FireSituation(
         target_position="distant_flight", target_terrain=Terrain.DIFFICULT
     )
     # -1 at a target in distant flight; its terrain does not count.
-    assert shooting_advantage(at_flyer).total == -1
-    both = ShootingSituation(
+    assert fire_advantage(at_flyer).total == -1
+    both = FireSituation(
         shooter_position="distant_flight", target_position="distant_flight"
     )
-    assert shooting_advantage(both).total == 0
+    assert fire_advantage(both).total == 0
 
 
 def test_terrain_hex_sides_sizes_and_formations_for_a_shot():
-    assert shooting_advantage(ShootingSituation(shooter_terrain="rough")).total == -1
-    assert (
-        shooting_advantage(ShootingSituation(shooter_terrain="difficult")).total == -1
-    )
-    into = ShootingSituation(target_terrain="difficult")
-    assert shooting_advantage(into).total == -4
-    behind = ShootingSituation(behind_rough_hex_side=True)
-    assert shooting_advantage(behind).total == -2
-    assert shooting_advantage(ShootingSituation(shooter_size="small")).total == -4
-    assert shooting_advantage(ShootingSituation(target_size="small")).total == 4
-    stacked = ShootingSituation(
+    assert fire_advantage(FireSituation(shooter_terrain="rough")).total == -1
+    assert fire_advantage(FireSituation(shooter_terrain="difficult")).total == -1
+    into = FireSituation(target_terrain="difficult")
+    assert fire_advantage(into).total == -4
+    behind = FireSituation(behind_rough_hex_side=True)
+    assert fire_advantage(behind).total == -2
+    assert fire_advantage(FireSituation(shooter_size="small")).total == -4
+    assert fire_advantage(FireSituation(target_size="small")).total == 4
+    stacked = FireSituation(
         shooter_size="large",
         shooter_stacked_large=1,
         target_size="large",
         target_stacked_large=2,
     )
-    assert shooting_advantage(stacked).total == 2
-    wall = ShootingSituation(target_formation="shield_wall")
-    assert shooting_advantage(wall).total == -1
-    assert (
-        shooting_advantage(ShootingSituation(target_formation="tortoise")).total == -2
-    )
+    assert fire_advantage(stacked).total == 2
+    wall = FireSituation(target_formation="shield_wall")
+    assert fire_advantage(wall).total == -1
+    assert fire_advantage(FireSituation(target_formation="tortoise")).total == -2
 
 
 def test_shooting_supports_capacities_and_a_stacked_character():
-    situation = ShootingSituation(
+    situation = FireSituation(
         shooter_supports=2,
         target_supports=1,
         weapon_system=-2,
@@ -527,7 +521,7 @@ def test_shooting_supports_capacities_and_a_stacked_character():
         target_character=StackedCharacter(supports=1),
     )
     # +2 -1 -2 +1 +2 -1
-    assert shooting_advantage(situation).total == 1
+    assert fire_advantage(situation).total == 1
 
 
 @pytest.mark.parametrize(
@@ -553,10 +547,8 @@ def test_other_units_shoot_once():
 
 
 def test_an_aimed_shot_adds_its_bonus_to_the_advantage():
-    plan = plan_shot(
-        ShootingSituation(
-            shooter_capacity="superior", cadence_choice=CadenceChoice.AIMED
-        )
+    plan = plan_fire(
+        FireSituation(shooter_capacity="superior", cadence_choice=CadenceChoice.AIMED)
     )
     assert plan.cadence.shots == 1
     assert by("aimed_shot", plan.advantage) == 2
@@ -565,9 +557,7 @@ def test_an_aimed_shot_adds_its_bonus_to_the_advantage():
 
 def test_the_archers_cadence_uses_the_stacked_characters_capacity():
     hero = StackedCharacter(capacity="superior", same_weapon_class=True)
-    plan = plan_shot(
-        ShootingSituation(shooter_capacity="inferior", shooter_character=hero)
-    )
+    plan = plan_fire(FireSituation(shooter_capacity="inferior", shooter_character=hero))
     assert plan.cadence.shots == 3
 
 
@@ -589,19 +579,19 @@ def test_the_archers_cadence_uses_the_stacked_characters_capacity():
     ],
 )
 def test_the_range_by_unit_type_and_weather(kind, capacity, visibility, hexes):
-    assert shooting_range(kind, capacity, visibility).hexes == hexes
+    assert fire_range(kind, capacity, visibility).hexes == hexes
 
 
 def test_harassment_needs_no_line_of_sight():
-    reach = shooting_range("skirmishers", "ordinary", Visibility.CLEAR)
+    reach = fire_range("skirmishers", "ordinary", Visibility.CLEAR)
     assert reach.harassment and not reach.line_of_sight
 
 
 def test_a_shot_the_sheet_forbids():
-    assert keys(plan_shot(ShootingSituation(distance=4)).problems) == ["out_of_range"]
-    exhausted = plan_shot(ShootingSituation(ammunition="exhausted"))
+    assert keys(plan_fire(FireSituation(distance=4)).problems) == ["out_of_range"]
+    exhausted = plan_fire(FireSituation(ammunition="exhausted"))
     assert keys(exhausted.problems) == ["ammunition_exhausted"]
-    hidden = plan_shot(ShootingSituation(target_position="deep_infiltration"))
+    hidden = plan_fire(FireSituation(target_position="deep_infiltration"))
     assert keys(hidden.problems) == ["infiltrated"]
     assert not hidden.allowed
 
@@ -722,4 +712,4 @@ def test_a_double_costs_one_ammunition_level_each():
 
 def test_another_modifier_not_on_the_sheet_is_added_as_its_own_line():
     assert by("other", shock_advantage(ShockSituation(other_modifier=-3))) == -3
-    assert shooting_advantage(ShootingSituation(other_modifier=5)).total == 5
+    assert fire_advantage(FireSituation(other_modifier=5)).total == 5

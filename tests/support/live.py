@@ -7,13 +7,9 @@ import socket
 
 from battles.models.armies import Army, Owner
 from battles.models.games import Game, GameSeat, SeatRole
+from tests.support.cast import OPPONENT, OWNER, SPECTATOR
 from tests.support.game_bot import next_command
 from tests.support.sse import SSEMessage, parse_sse  # noqa: F401
-
-OWNER = Owner(guest_key="guest-key-of-the-owner")
-OPPONENT = Owner(guest_key="guest-key-of-the-opponent")
-SPECTATOR = Owner(guest_key="guest-key-of-a-spectator")
-OUTSIDER = Owner(guest_key="guest-key-of-an-outsider")
 
 
 def demo_armies() -> tuple[Army, Army]:

@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import json
 
-from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 
-from tests.support.live import OPPONENT, OWNER, SPECTATOR, play, two_phone_game
+from tests.support.cast import OPPONENT, OWNER, SPECTATOR, phone_of
+from tests.support.live import play, two_phone_game
 
 
 def _session(owner) -> str:
-    session = SessionStore()
-    session["guest_key"] = owner.guest_key
-    session.create()
-    return session.session_key
+    return phone_of(owner).session.session_key
 
 
 def setup_game() -> None:
