@@ -10,14 +10,9 @@ import pytest
 from battles.models.armies import ArmyCard
 from battles.services.armies import ArmyError, add_card, create_army
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
-
-
-@pytest.fixture(autouse=True)
-def english(settings):
-    settings.LANGUAGE_CODE = "en"
 
 
 @pytest.fixture

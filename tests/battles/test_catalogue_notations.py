@@ -20,10 +20,7 @@ from battles.services.catalogues import import_catalogue
 
 NOTATIONS = Path(__file__).parent / "data" / "notations"
 
-
-@pytest.fixture(autouse=True)
-def english(settings):
-    settings.LANGUAGE_CODE = "en"
+pytestmark = pytest.mark.usefixtures("english")
 
 
 def read(name: str):
