@@ -184,12 +184,19 @@ def test_standings_are_ordered_by_points_and_every_game_is_counted(results):
 
 
 def test_ratings_equal_openskill_s_own_plackett_luce_calculation():
-    results = [r("A", "B", "a"), r("B", "C", "draw"), r("C", "A", "a"), r("A", "B", "b")]
+    results = [
+        r("A", "B", "a"),
+        r("B", "C", "draw"),
+        r("C", "A", "a"),
+        r("A", "B", "b"),
+    ]
     model = PlackettLuce()
     own = {name: model.rating(name=name) for name in "ABC"}
     for result in results:
         ranks = {"a": [1, 2], "b": [2, 1], "draw": [1, 1]}[result.outcome]
-        [[a], [b]] = model.rate([[own[result.player_a]], [own[result.player_b]]], ranks=ranks)
+        [[a], [b]] = model.rate(
+            [[own[result.player_a]], [own[result.player_b]]], ranks=ranks
+        )
         own[result.player_a], own[result.player_b] = a, b
     rated = ratings(results)
     for name in "ABC":
