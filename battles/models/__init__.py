@@ -18,7 +18,6 @@ from battles.models.games import (  # noqa: F401, E402
     JoinLinkRole,
     SeatRole,
 )
-from battles.models.ratelimit import RateLimitHit  # noqa: F401, E402
 from battles.models.league import (  # noqa: F401, E402
     Club,
     ClubRole,
@@ -31,3 +30,4 @@ from battles.models.league import (  # noqa: F401, E402
     ResultStatus,
     Season,
 )
+from battles.models.ratelimit import RateLimitHit  # noqa: F401, E402
