@@ -346,7 +346,7 @@ def test_a_password_reset_link_works_once(cast):
     assert Client().get(url).status_code == 410
 
 
-# --- the standings page ------------------------------------------------------------------
+# --- the standings page ---------------------------------------------------------
 
 
 def confirmed_results(cast, count):
@@ -474,7 +474,7 @@ def test_a_round_robin_season_shows_the_circle_method_schedule(cast):
     assert body.count("Round ") >= 3
 
 
-# --- a finished game's result ----------------------------------------------------------
+# --- a finished game's result ------------------------------------------------------
 
 
 def finished_game(cast, a="bob", b="carol"):
