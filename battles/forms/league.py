@@ -139,7 +139,8 @@ class ReportForm(LeagueForm):
 
     opponent = forms.TypedChoiceField(label=_("Opponent"), coerce=int)
     played_on = forms.DateField(
-        label=_("Date"), widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Date"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     result = forms.ChoiceField(
         label=_("Your result"),
@@ -174,7 +175,8 @@ class ReasonForm(LeagueForm):
 
 class CorrectForm(ReasonForm):
     played_on = forms.DateField(
-        label=_("Date"), widget=forms.DateInput(attrs={"type": "date"})
+        label=_("Date"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
     )
     outcome = forms.ChoiceField(label=_("Outcome"), choices=Outcome.choices)
     score_a = _score_field(_("Score of player A"))

@@ -85,10 +85,13 @@
       });
     }
 
-    window.addEventListener("pagehide", function () {
+    // Leaving the page: hang up first (before the navigation aborts it).
+    function hangUp() {
       if (source) source.close();
       source = null;
-    });
+    }
+    window.addEventListener("beforeunload", hangUp);
+    window.addEventListener("pagehide", hangUp);
     open();
   }
 

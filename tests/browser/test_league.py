@@ -1,0 +1,194 @@
+"""The club league on three phones: A reports a result, B sees it waiting and
+confirms it, and the standings change on a third phone without a reload."""
+
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from battles.models.league import LeagueResult, Membership, ResultStatus
+from battles.services import league as services
+from tests.browser.conftest import open_phone, serious_accessibility_violations
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHOTS = "/tmp/shots/14"
+
+
+def shot(page, name: str) -> None:
+    os.makedirs(SHOTS, exist_ok=True)
+    page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True)
+
+
+def signed_in(page, live_server, user) -> None:
+    """The phone's browser holds a session of ``user`` (no password typed)."""
+    client = Client()
+    client.force_login(user)
+    page.context.add_cookies(
+        [
+            {
+                "name": "sessionid",
+                "value": client.cookies["sessionid"].value,
+                "url": live_server.url,
+            }
+        ]
+    )
+
+
+def hang_up(pages, problems) -> None:
+    """Leave the pages, and forget the event streams aborted by leaving a page.
+
+    An open event stream is a request that never ends: leaving its page (a
+    tap on a link) aborts it, which the watcher reports as a failed request.
+    That is the stream hanging up as it should, not a fault.
+    """
+    for page in pages:
+        page.goto("about:blank")
+    problems.items[:] = [
+        item
+        for item in problems.items
+        if not (
+            item.startswith("request failed")
+            and "/stream" in item
+            and "ERR_ABORTED" in item
+        )
+    ]
+
+
+def fits_the_phone(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+@pytest.fixture
+def league(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    User = get_user_model()
+    users = {
+        name: User.objects.create_user(name, password=None)
+        for name in ("Alix", "Bertrand", "Camille", "Dominique")
+    }
+    club = services.create_club(users["Alix"], "Les Griffons de Lyon")
+    for name in ("Bertrand", "Camille", "Dominique"):
+        Membership.objects.create(club=club, user=users[name])
+    today = timezone.localdate()
+    season = services.create_season(
+        club,
+        users["Alix"],
+        name="Saison d’automne",
+        starts=today - timedelta(days=20),
+        ends=today + timedelta(days=40),
+    )
+    # One confirmed game already: Camille beat Dominique.
+    earlier = services.report_result(
+        season,
+        users["Camille"],
+        opponent_id=users["Dominique"].pk,
+        played_on=today - timedelta(days=3),
+        result="won",
+        score_for=250,
+        score_against=90,
+        people_for="Wolfen d’Yllia",
+        people_against="Griffons d’Akkylannie",
+    )
+    services.confirm_result(earlier, users["Dominique"])
+    return {**users, "club": club, "season": season}
+
+
+def test_a_reports_b_confirms_and_the_standings_change_on_a_third_phone(
+    phone, second_phone, browser, page_problems, live_server, league
+):
+    season = league["season"]
+    reporter, opponent = phone, second_phone
+    board_context, board = open_phone(browser, page_problems)
+    try:
+        for page, name in (
+            (reporter, "Bertrand"),
+            (opponent, "Camille"),
+            (board, "Alix"),
+        ):
+            signed_in(page, live_server, league[name])
+
+        # The third phone: the season's standings, live.
+        board.goto(f"{live_server.url}/league/{season.pk}/")
+        expect(board.locator(".league-live-status[data-state=live]")).to_be_visible()
+        bertrand_row = board.locator("#standings tr", has_text="Bertrand")
+        expect(bertrand_row.locator(".points")).to_have_text("0")
+        board.evaluate("window.notReloaded = true")
+        fits_the_phone(board)
+        shot(board, "1-standings-before")
+
+        # B's phone: the home page, nothing waits yet.
+        opponent.goto(f"{live_server.url}/")
+        expect(opponent.locator("#league-waiting")).to_contain_text(
+            "Rien ne vous attend"
+        )
+
+        # A reports the game played without the app.
+        reporter.goto(f"{live_server.url}/league/{season.pk}/report/")
+        fits_the_phone(reporter)
+        reporter.locator("#id_opponent").select_option(label="Camille")
+        reporter.get_by_label("J’ai gagné").check()
+        reporter.locator("#id_score_for").fill("180")
+        reporter.locator("#id_score_against").fill("60")
+        reporter.locator("#id_people_for").fill("Griffons d’Akkylannie")
+        reporter.locator("#id_people_against").fill("Wolfen d’Yllia")
+        shot(reporter, "2-report-form")
+        assert serious_accessibility_violations(reporter) == []
+        reporter.get_by_role("button", name="Déclarer").click()
+        expect(reporter.locator("#result-status")).to_have_text(
+            "En attente de confirmation"
+        )
+        shot(reporter, "3-reported")
+
+        # B's home page shows it without a reload; the standings do not count it.
+        waiting = opponent.locator("#league-waiting")
+        expect(waiting).to_contain_text("Bertrand 180–60 Camille")
+        shot(opponent, "4-waiting-on-home")
+        expect(bertrand_row.locator(".points")).to_have_text("0")
+
+        # B confirms from the result's page.
+        waiting.get_by_role("link", name="Bertrand 180–60 Camille").click()
+        fits_the_phone(opponent)
+        assert serious_accessibility_violations(opponent) == []
+        opponent.get_by_role("button", name="Confirmer").click()
+        expect(opponent.locator("#result-status")).to_have_text("Confirmé")
+        shot(opponent, "5-confirmed")
+
+        # The third phone's standings changed by themselves.
+        expect(bertrand_row.locator(".points")).to_have_text("3")
+        assert board.evaluate("window.notReloaded") is True
+        camille_row = board.locator("#standings tr", has_text="Camille")
+        expect(camille_row.locator(".wdl")).to_have_text("1-0-1")
+        fits_the_phone(board)
+        assert serious_accessibility_violations(board) == []
+        shot(board, "6-standings-after")
+    finally:
+        hang_up([reporter, opponent, board], page_problems)
+        board_context.close()
+
+    assert LeagueResult.objects.filter(status=ResultStatus.CONFIRMED).count() == 2
+
+
+def test_the_public_standings_and_the_player_page_fit_a_phone(
+    phone, page_problems, live_server, league
+):
+    season = league["season"]
+    phone.goto(f"{live_server.url}/league/public/{season.public_key}/")
+    expect(phone.locator("#standings")).to_contain_text("Camille")
+    fits_the_phone(phone)
+    assert serious_accessibility_violations(phone) == []
+    shot(phone, "7-public-standings")
+    signed_in(phone, live_server, league["Dominique"])
+    phone.goto(f"{live_server.url}/league/{season.pk}/players/{league['Camille'].pk}/")
+    expect(phone.locator("h1")).to_have_text("Camille")
+    expect(phone.locator(".league-chart").first).to_be_visible()
+    fits_the_phone(phone)
+    assert serious_accessibility_violations(phone) == []
+    shot(phone, "8-player-page")
+    hang_up([phone], page_problems)
