@@ -647,6 +647,8 @@ def player_page(season: Season, user) -> PlayerPage:
                 "rating": after,
             }
         )
+        if not curve:  # the curve starts from the model's first rating
+            curve.append({"date": None, "ordinal": before.ordinal})
         curve.append({"date": result.played_on, "ordinal": after.ordinal})
         record = opponents.setdefault(
             other.pk, {"user": other, "won": 0, "drawn": 0, "lost": 0}

@@ -33,3 +33,28 @@ def tiebreaker_short(name: str) -> str:
 @register.simple_tag
 def tiebreaker_value(line, name: str):
     return getattr(line, name, "")
+
+
+@register.simple_tag
+def entry_summary(entry, result) -> str:
+    """What a history entry recorded, in words: "Bertrand won 180–60, 22/11/2026"."""
+    from datetime import date
+
+    from django.utils.formats import date_format
+
+    data = entry.data or {}
+    outcome = data.get("outcome")
+    if outcome == "draw":
+        words = _("Draw")
+    elif outcome in ("a", "b"):
+        winner = result.player_a if outcome == "a" else result.player_b
+        words = _("%(who)s won") % {"who": winner.get_username()}
+    else:
+        words = ""
+    try:
+        day = date_format(
+            date.fromisoformat(data.get("played_on", "")), "SHORT_DATE_FORMAT"
+        )
+    except (TypeError, ValueError):
+        day = ""
+    return f"{words} {data.get('score_a', '')}–{data.get('score_b', '')}, {day}"

@@ -476,7 +476,10 @@ def season_player(request: HttpRequest, season_id: int, user_id: int) -> HttpRes
         "season": season,
         "page": page,
         "curve": rating_curve_points([point["ordinal"] for point in page.curve]),
-        "luck_curve": rating_curve_points([p["season_luck"] for p in page.luck]),
+        # The season's luck starts at zero, before the first game.
+        "luck_curve": rating_curve_points(
+            [0.0, *(point["season_luck"] for point in page.luck)] if page.luck else []
+        ),
     }
     return render(request, "battles/league/player.html", context)
 
