@@ -601,3 +601,30 @@ def test_an_unfinished_game_has_no_result_yet(cast):
     with pytest.raises(LeagueError, match="not finished"):
         services.propose_game_outcome(game, "a", outcome="a", score_a=1, score_b=0)
     assert not GameOutcome.objects.exists()
+
+
+def test_a_player_s_luck_over_the_season_comes_from_the_odds_logged_in_their_games(
+    cast,
+):
+    from battles.services.games import game_summary
+    from tests.support.live import play
+
+    game = new_game(Owner(user_id=cast["bob"].pk))
+    seat(game, Owner(user_id=cast["carol"].pk), SeatRole.SIDE_B)
+    play(game, 40, seed=5)
+    game.refresh_from_db()
+    if not game.finished:
+        perform_action(game, "b", {"type": "concede"})
+        game.refresh_from_db()
+    services.propose_game_outcome(
+        game, "a", outcome="a", score_a=10, score_b=0, season_id=cast["season"].pk
+    )
+    services.confirm_game_outcome(game, "b")
+    expected = game_summary(game)["sides"]
+    for user, side in ((cast["bob"], "a"), (cast["carol"], "b")):
+        luck = services.player_page(cast["season"], user).luck
+        assert len(luck) == 1
+        assert luck[0]["tests"] == expected[side]["tests"] > 0
+        assert luck[0]["successes"] == expected[side]["successes"]
+        assert luck[0]["expected"] == pytest.approx(expected[side]["expected"])
+        assert luck[0]["season_luck"] == pytest.approx(expected[side]["luck"])
