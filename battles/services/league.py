@@ -26,7 +26,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -277,15 +277,22 @@ def renew_public_link(season: Season, admin) -> Season:
 
 
 def season_players(season: Season) -> list:
-    """The club's members and anyone with a result in the season, by name."""
-    ids = set(
-        Membership.objects.filter(club_id=season.club_id).values_list(
-            "user_id", flat=True
+    """The club's members and anyone with a confirmed result in the season."""
+    counted = season.results.filter(status=ResultStatus.CONFIRMED)
+    return list(
+        User.objects.filter(
+            Q(clubs__club_id=season.club_id)
+            | Q(pk__in=counted.values("player_a_id"))
+            | Q(pk__in=counted.values("player_b_id"))
         )
+        .distinct()
+        .order_by("username")
     )
-    for a, b in season.results.values_list("player_a_id", "player_b_id"):
-        ids.update((a, b))
-    return list(User.objects.filter(pk__in=ids).order_by("username"))
+
+
+def club_members(season: Season) -> list:
+    """The club's members, by name (whom a result may be reported against)."""
+    return list(User.objects.filter(clubs__club_id=season.club_id).order_by("username"))
 
 
 def is_player(season: Season, user_id: int) -> bool:
@@ -550,29 +557,78 @@ class StandingRow:
 class SeasonTable:
     season: Season
     rows: list[StandingRow]
-    results: list[LeagueResult]
+
+    @property
+    def results(self):
+        """The confirmed results, oldest first (for the printable page)."""
+        return confirmed_results(self.season)
+
+
+# The computed standings and ratings of a season, per process, keyed by a
+# fingerprint of its confirmed results: a page view recomputes only after a
+# change. Small: a club has a few seasons open at once.
+_COMPUTED: dict[tuple, tuple] = {}
+_COMPUTED_MAX = 32
+
+
+def _fingerprint(season: Season) -> tuple:
+    """Changes whenever a result is added, confirmed, corrected or voided."""
+    found = season.results.filter(status=ResultStatus.CONFIRMED).aggregate(
+        count=Count("id"), last_id=Max("id"), last_change=Max("updated")
+    )
+    return (
+        season.pk,
+        season.created,
+        season.scheme(),
+        found["count"],
+        found["last_id"],
+        found["last_change"],
+    )
+
+
+def _computed(season: Season, fingerprint: tuple, names: list[str]) -> tuple:
+    """Standings lines, ratings and peoples per player, from the results."""
+    if fingerprint in _COMPUTED:
+        return _COMPUTED[fingerprint]
+    rows = list(
+        season.results.filter(status=ResultStatus.CONFIRMED)
+        .order_by("played_on", "id")
+        .values_list(
+            "player_a__username",
+            "player_b__username",
+            "outcome",
+            "score_a",
+            "score_b",
+            "people_a",
+            "people_b",
+        )
+    )
+    games = [
+        GameResult(a, b, outcome, sa, sb) for a, b, outcome, sa, sb, _pa, _pb in rows
+    ]
+    peoples: dict[str, Counter] = defaultdict(Counter)
+    for a, b, _outcome, _sa, _sb, people_a, people_b in rows:
+        if people_a:
+            peoples[a][people_a] += 1
+        if people_b:
+            peoples[b][people_b] += 1
+    value = (standings(names, games, season.scheme()), ratings(games), peoples)
+    if len(_COMPUTED) >= _COMPUTED_MAX:
+        _COMPUTED.clear()
+    _COMPUTED[fingerprint] = value
+    return value
 
 
 def season_table(season: Season) -> SeasonTable:
     """The standings (``rules.league.standings``) with peoples and ratings.
 
-    A fixed number of queries whatever the number of results.
+    A fixed number of queries whatever the number of results; the ratings
+    (openskill, the slow part) are recomputed only after a change.
     """
-    results = list(confirmed_results(season))
     players = season_players(season)
     by_name = {user.username: user for user in players}
-    for result in results:
-        by_name.setdefault(result.player_a.username, result.player_a)
-        by_name.setdefault(result.player_b.username, result.player_b)
-    games = _game_results(results)
-    lines = standings(by_name, games, season.scheme())
-    peoples: dict[str, Counter] = defaultdict(Counter)
-    for result in results:
-        if result.people_a:
-            peoples[result.player_a.username][result.people_a] += 1
-        if result.people_b:
-            peoples[result.player_b.username][result.people_b] += 1
-    rated = season_ratings(games)
+    fingerprint = (*_fingerprint(season), tuple(by_name))
+    lines, rated, peoples = _computed(season, fingerprint, list(by_name))
     rows = [
         StandingRow(
             line=line,
@@ -583,7 +639,7 @@ def season_table(season: Season) -> SeasonTable:
         )
         for line in lines
     ]
-    return SeasonTable(season=season, rows=rows, results=results)
+    return SeasonTable(season=season, rows=rows)
 
 
 def season_ratings(games: list[GameResult]) -> dict:

@@ -601,7 +601,7 @@ def season_results_csv(request: HttpRequest, season_id: int) -> HttpResponse:
 def result_report(request: HttpRequest, season_id: int) -> HttpResponse:
     """Report a game played without the app; the opponent confirms it."""
     season, _member = _season_for_member(request, season_id)
-    opponents = [u for u in services.season_players(season) if u.pk != request.user.pk]
+    opponents = [u for u in services.club_members(season) if u.pk != request.user.pk]
     form = ReportForm(
         request.POST or None,
         opponents=opponents,
