@@ -223,3 +223,11 @@ urlpatterns += [
         name="game_outcome_confirm",
     ),
 ]
+
+# Django's own password reset by e-mail, when e-mail is configured (issue #14).
+from django.conf import settings as _settings  # noqa: E402
+
+if _settings.PASSWORD_RESET_BY_EMAIL:
+    from battles import password_reset_urls  # noqa: E402
+
+    urlpatterns += password_reset_urls.urlpatterns

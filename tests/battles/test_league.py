@@ -630,3 +630,39 @@ def test_a_player_s_luck_over_the_season_comes_from_the_odds_logged_in_their_gam
         assert luck[0]["successes"] == expected[side]["successes"]
         assert luck[0]["expected"] == pytest.approx(expected[side]["expected"])
         assert luck[0]["season_luck"] == pytest.approx(expected[side]["luck"])
+
+
+@pytest.fixture
+def email_configured(settings):
+    """The site's URLs as they are with EMAIL_HOST set: Django's reset views on."""
+    settings.PASSWORD_RESET_BY_EMAIL = True
+    settings.ROOT_URLCONF = "tests.battles.email_urls"
+
+
+def test_without_e_mail_settings_there_is_no_reset_by_e_mail(cast):
+    assert Client().get("/accounts/password/reset/").status_code == 404
+
+
+def test_django_s_password_reset_views_work_when_e_mail_is_configured(
+    cast, email_configured, mailoutbox
+):
+    cast["bob"].email = "bob@example.org"
+    cast["bob"].save()
+    client = Client()
+    assert "Forgot your password?" in client.get(reverse("login")).content.decode()
+    response = client.post(reverse("password_reset"), {"email": "bob@example.org"})
+    assert response.status_code == 302
+    assert len(mailoutbox) == 1
+    link = next(
+        line for line in mailoutbox[0].body.splitlines() if "/password/reset/" in line
+    )
+    path = link.split("testserver", 1)[1]
+    form_page = client.get(path, follow=True)
+    assert form_page.status_code == 200
+    response = client.post(
+        form_page.redirect_chain[-1][0],
+        {"new_password1": "from the e-mail 99", "new_password2": "from the e-mail 99"},
+    )
+    assert response.status_code == 302
+    cast["bob"].refresh_from_db()
+    assert cast["bob"].check_password("from the e-mail 99")
