@@ -192,3 +192,48 @@ def test_the_public_standings_and_the_player_page_fit_a_phone(
     assert serious_accessibility_violations(phone) == []
     shot(phone, "8-player-page")
     hang_up([phone], page_problems)
+
+
+def test_a_finished_shared_game_counts_for_the_season_when_both_phones_confirm(
+    phone, second_phone, page_problems, live_server, league
+):
+    from battles.models.armies import Owner
+    from battles.models.games import SeatRole
+    from battles.services.games import perform_action
+    from tests.support.live import new_game, seat
+
+    game = new_game(Owner(user_id=league["Bertrand"].pk))
+    seat(game, Owner(user_id=league["Camille"].pk), SeatRole.SIDE_B)
+    perform_action(game, "b", {"type": "concede"})
+    side_a, side_b = phone, second_phone
+    signed_in(side_a, live_server, league["Bertrand"])
+    signed_in(side_b, live_server, league["Camille"])
+    url = f"{live_server.url}/games/{game.public_id}/"
+
+    side_a.goto(url)
+    outcome = side_a.locator("#game-outcome")
+    expect(outcome).to_contain_text("Points d’armée détruits")
+    outcome.locator("#id_season").select_option(
+        label="Les Griffons de Lyon · Saison d’automne"
+    )
+    fits_the_phone(side_a)
+    outcome.get_by_role("button", name="Proposer à l’autre téléphone").click()
+    expect(side_a.locator("#game-outcome-status")).to_contain_text(
+        "en attente de l’autre téléphone"
+    )
+    # (A screenshot leaves style attributes that htmx's settling would copy
+    # into swapped elements, against the CSP: shots come after the swaps.)
+    shot(side_a, "9-game-result-proposed")
+
+    side_b.goto(url)
+    side_b.get_by_role("button", name="Confirmer ce résultat").click()
+    expect(side_b.locator("#outcome-settled")).to_be_visible()
+    assert serious_accessibility_violations(side_b) == []
+    shot(side_b, "10-game-result-agreed")
+    # Side A's phone learns it by itself (the status refreshes every 4 s).
+    expect(side_a.locator("#outcome-settled")).to_be_visible(timeout=10_000)
+    hang_up([side_a, side_b], page_problems)
+
+    result = LeagueResult.objects.get(game=game)
+    assert result.status == ResultStatus.CONFIRMED
+    assert (result.player_a, result.player_b) == (league["Bertrand"], league["Camille"])
