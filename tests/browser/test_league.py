@@ -223,13 +223,16 @@ def test_a_finished_shared_game_counts_for_the_season_when_both_phones_confirm(
     )
     # (A screenshot leaves style attributes that htmx's settling would copy
     # into swapped elements, against the CSP: shots come after the swaps.)
-    shot(side_a, "9-game-result-proposed")
+    os.makedirs(SHOTS, exist_ok=True)
+    outcome.screenshot(path=f"{SHOTS}/9-game-result-proposed.png")
 
     side_b.goto(url)
     side_b.get_by_role("button", name="Confirmer ce résultat").click()
     expect(side_b.locator("#outcome-settled")).to_be_visible()
     assert serious_accessibility_violations(side_b) == []
-    shot(side_b, "10-game-result-agreed")
+    side_b.locator("#game-outcome").screenshot(
+        path=f"{SHOTS}/10-game-result-agreed.png"
+    )
     # Side A's phone learns it by itself (the status refreshes every 4 s).
     expect(side_a.locator("#outcome-settled")).to_be_visible(timeout=10_000)
     hang_up([side_a, side_b], page_problems)
