@@ -35,6 +35,7 @@ def rating_curve_points(values: list[float]) -> dict | None:
         "low": min(values),
         "high": max(values),
         "last": values[-1],
-        "zero": round(y(0), 1) if low <= 0 <= high else None,
+        # Coordinates as text: a template would localise a float ("112,0").
+        "zero": f"{y(0):.1f}" if low <= 0 <= high else None,
         "count": len(values),
     }

@@ -666,3 +666,22 @@ def test_django_s_password_reset_views_work_when_e_mail_is_configured(
     assert response.status_code == 302
     cast["bob"].refresh_from_db()
     assert cast["bob"].check_password("from the e-mail 99")
+
+
+def test_the_rating_curve_s_coordinates_are_never_localised(cast, settings):
+    from battles.presenters.league import rating_curve_points
+
+    curve = rating_curve_points([0.0, 3.5, -2.25])
+    assert "," not in curve["zero"]
+    services.confirm_result(report(cast), cast["carol"])
+    client = client_for(cast["carol"])
+    client.cookies["django_language"] = "fr"
+    response = client.get(
+        reverse("season_player", args=[cast["season"].pk, cast["bob"].pk]),
+        HTTP_ACCEPT_LANGUAGE="fr",
+    )
+    body = response.content.decode()
+    svg = body[body.index("<svg") : body.index("</svg>")]
+    assert 'y1="' in svg
+    y1 = svg.split('y1="', 1)[1].split('"', 1)[0]
+    assert "," not in y1
