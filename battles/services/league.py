@@ -295,10 +295,6 @@ def club_members(season: Season) -> list:
     return list(User.objects.filter(clubs__club_id=season.club_id).order_by("username"))
 
 
-def is_player(season: Season, user_id: int) -> bool:
-    return Membership.objects.filter(club_id=season.club_id, user_id=user_id).exists()
-
-
 def schedule(season: Season) -> list[list[tuple[str, str]]]:
     """The round-robin rounds between the club's members (circle method)."""
     names = list(
@@ -640,10 +636,6 @@ def season_table(season: Season) -> SeasonTable:
         for line in lines
     ]
     return SeasonTable(season=season, rows=rows)
-
-
-def season_ratings(games: list[GameResult]) -> dict:
-    return ratings(games)
 
 
 @dataclass
