@@ -58,3 +58,17 @@ def entry_summary(entry, result) -> str:
     except (TypeError, ValueError):
         day = ""
     return f"{words} {data.get('score_a', '')}–{data.get('score_b', '')}, {day}"
+
+
+@register.inclusion_tag("battles/league/waiting.html", takes_context=True)
+def league_waiting_box(context) -> dict:
+    """The home page's "results waiting for your confirmation" box (polled)."""
+    from battles.live.league import player_version
+    from battles.services.league import pending_for
+
+    user = context["request"].user
+    return {
+        "pending": pending_for(user),
+        "version": player_version(user.pk),
+        "request": context["request"],
+    }

@@ -757,10 +757,7 @@ def waiting(request: HttpRequest) -> HttpResponse:
         "pending": services.pending_for(request.user),
         "version": player_version(request.user.pk),
     }
-    template = "battles/league/waiting.html"
-    if request.htmx and request.htmx.target == "league-waiting":
-        template += "#box"  # a live refresh replaces the box only
-    return render(request, template, context)
+    return render(request, "battles/league/waiting.html#box", context)
 
 
 def _stream_response(kind: str, key_id: int, request) -> StreamingHttpResponse:

@@ -148,7 +148,7 @@ def test_a_reports_b_confirms_and_the_standings_change_on_a_third_phone(
 
         # B's home page shows it without a reload; the standings do not count it.
         waiting = opponent.locator("#league-waiting")
-        expect(waiting).to_contain_text("Bertrand 180–60 Camille")
+        expect(waiting).to_contain_text("Bertrand 180–60 Camille", timeout=20_000)
         shot(opponent, "4-waiting-on-home")
         expect(bertrand_row.locator(".points")).to_have_text("0")
 
