@@ -115,3 +115,119 @@ urlpatterns += [
     path("accounts/login/", accounts.signin, name="login"),
     path("accounts/logout/", accounts.signout, name="logout"),
 ]
+
+# The club league: clubs, seasons, results, standings, ratings (issue #14).
+from battles.views import league  # noqa: E402
+
+urlpatterns += [
+    path("clubs/", league.club_list, name="clubs"),
+    path("clubs/<int:club_id>/", league.club_page, name="club"),
+    path("clubs/<int:club_id>/admin/", league.club_admin, name="club_admin"),
+    path("clubs/<int:club_id>/invite", league.club_invite, name="club_invite"),
+    path(
+        "clubs/<int:club_id>/invitations/<int:invitation_id>.svg",
+        league.club_invite_qr,
+        name="club_invite_qr",
+    ),
+    path(
+        "clubs/<int:club_id>/invitations/<int:invitation_id>/revoke",
+        league.club_invite_revoke,
+        name="club_invite_revoke",
+    ),
+    path(
+        "clubs/<int:club_id>/members/<int:user_id>/<str:action>",
+        league.club_member_action,
+        name="club_member_action",
+    ),
+    path("clubs/<int:club_id>/seasons/new/", league.season_new, name="season_new"),
+    path("clubs/join/<str:token>", league.club_join, name="club_join"),
+    path(
+        "clubs/password/<str:token>",
+        league.password_reset_link,
+        name="password_reset_link",
+    ),
+    path("league/waiting", league.waiting, name="league_waiting"),
+    path("league/waiting/stream", league.waiting_stream, name="league_waiting_stream"),
+    path("league/<int:season_id>/", league.season_page, name="season"),
+    path(
+        "league/<int:season_id>/standings",
+        league.season_standings,
+        name="season_standings",
+    ),
+    path("league/<int:season_id>/stream", league.season_stream, name="season_stream"),
+    path(
+        "league/<int:season_id>/version",
+        league.season_version_view,
+        name="season_version",
+    ),
+    path(
+        "league/<int:season_id>/results/", league.season_results, name="season_results"
+    ),
+    path("league/<int:season_id>/report/", league.result_report, name="result_report"),
+    path(
+        "league/<int:season_id>/peoples/", league.season_peoples, name="season_peoples"
+    ),
+    path(
+        "league/<int:season_id>/schedule/",
+        league.season_schedule,
+        name="season_schedule",
+    ),
+    path(
+        "league/<int:season_id>/players/<int:user_id>/",
+        league.season_player,
+        name="season_player",
+    ),
+    path(
+        "league/<int:season_id>/standings.csv",
+        league.season_standings_csv,
+        name="season_standings_csv",
+    ),
+    path(
+        "league/<int:season_id>/results.csv",
+        league.season_results_csv,
+        name="season_results_csv",
+    ),
+    path("league/<int:season_id>/print/", league.season_print, name="season_print"),
+    path("league/<int:season_id>/share/", league.season_share, name="season_share"),
+    path(
+        "league/<int:season_id>/share/renew",
+        league.season_public_renew,
+        name="season_public_renew",
+    ),
+    path("league/public/<str:key>/", league.season_public, name="season_public"),
+    path(
+        "league/public/<str:key>/stream",
+        league.season_public_stream,
+        name="season_public_stream",
+    ),
+    path(
+        "league/public/<str:key>.svg", league.season_public_qr, name="season_public_qr"
+    ),
+    path("league/results/<int:result_id>/", league.result_page, name="result"),
+    path(
+        "league/results/<int:result_id>/<str:verdict>",
+        league.result_answer,
+        name="result_answer",
+    ),
+    path(
+        "league/results/<int:result_id>/admin/<str:action>",
+        league.result_admin,
+        name="result_admin",
+    ),
+    path(
+        "games/<public_id:public_id>/outcome", league.game_outcome, name="game_outcome"
+    ),
+    path(
+        "games/<public_id:public_id>/outcome/confirm",
+        league.game_outcome_confirm,
+        name="game_outcome_confirm",
+    ),
+]
+
+# Django's own password reset by e-mail, when e-mail is configured (issue #14).
+from django.conf import settings as _settings  # noqa: E402
+
+if _settings.PASSWORD_RESET_BY_EMAIL:
+    from battles import password_reset_urls  # noqa: E402
+
+    urlpatterns += password_reset_urls.urlpatterns

@@ -25,4 +25,16 @@ from battles.models.games import (  # noqa: F401, E402
     SeatRole,
 )
 from battles.models.identity import Owner  # noqa: F401, E402
+from battles.models.league import (  # noqa: F401, E402
+    Club,
+    ClubRole,
+    GameOutcome,
+    Invitation,
+    LeagueResult,
+    Membership,
+    PasswordResetLink,
+    ResultEntry,
+    ResultStatus,
+    Season,
+)
 from battles.models.ratelimit import RateLimitHit  # noqa: F401, E402

@@ -1,0 +1,197 @@
+"""Forms of the club league: Django's field validation, one form per screen.
+
+Every form goes through the project's one input check
+(``battles.validation``): text without control characters, numbers that fit.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import SetPasswordForm
+from django.utils.translation import gettext_lazy as _
+
+from battles.models.league import MAX_SCORE, Club, Outcome, Season
+from battles.validation import CheckedFields, CheckedForm, CheckedModelForm
+from rules.league import TIEBREAKERS
+
+TIEBREAKER_LABELS = {
+    "head_to_head": _("Head to head (confrontation directe)"),
+    "goal_average": _("Goal average (score for − against)"),
+    "score_for": _("Score for"),
+    "strength_of_schedule": _("Strength of schedule"),
+}
+TIEBREAKER_SLOTS = 4
+MAX_SHORT_TEXT = 80
+
+
+class LeagueForm(CheckedForm):
+    """The league forms' common base: the project's one input check."""
+
+
+def _score_field(label):
+    return forms.IntegerField(
+        label=label,
+        min_value=0,
+        max_value=MAX_SCORE,
+        initial=0,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+
+class ClubForm(LeagueForm):
+    name = forms.CharField(label=_("Club name"), max_length=80)
+    description = forms.CharField(
+        label=_("About the club (public)"),
+        max_length=2000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+    def clean_name(self):
+        name = self.cleaned_data["name"].strip()
+        if Club.objects.filter(name__iexact=name).exists():
+            raise forms.ValidationError(_("A club already has this name."))
+        return name
+
+
+class SeasonForm(CheckedModelForm):
+    """A season: dates, points per result, army points limit, tie-breakers, pairing."""
+
+    class Meta:
+        model = Season
+        fields = [
+            "name",
+            "starts",
+            "ends",
+            "points_limit",
+            "scale",
+            "win",
+            "draw",
+            "loss",
+            "major_win",
+            "minor_win",
+            "minor_loss",
+            "major_loss",
+            "margin",
+            "pairing",
+        ]
+        widgets = {
+            "starts": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+            "ends": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        choices = [("", _("(none)"))] + [
+            (name, TIEBREAKER_LABELS[name]) for name in TIEBREAKERS
+        ]
+        for slot in range(1, TIEBREAKER_SLOTS + 1):
+            self.fields[f"tiebreaker_{slot}"] = forms.ChoiceField(
+                label=_("Tie-breaker %(n)s") % {"n": slot},
+                choices=choices,
+                required=False,
+                initial=TIEBREAKERS[slot - 1],
+            )
+
+    def clean(self):
+        cleaned = super().clean()
+        order = []
+        for slot in range(1, TIEBREAKER_SLOTS + 1):
+            name = cleaned.get(f"tiebreaker_{slot}")
+            if not name:
+                continue
+            if name in order:
+                self.add_error(
+                    f"tiebreaker_{slot}", _("This tie-breaker is already listed.")
+                )
+            order.append(name)
+        cleaned["tiebreakers"] = order
+        starts, ends = cleaned.get("starts"), cleaned.get("ends")
+        if starts and ends and ends < starts:
+            self.add_error("ends", _("The season ends after it starts."))
+        return cleaned
+
+    def season_fields(self) -> dict:
+        fields = {name: self.cleaned_data[name] for name in self.Meta.fields}
+        fields["tiebreakers"] = self.cleaned_data["tiebreakers"]
+        return fields
+
+
+class ReportForm(LeagueForm):
+    """A game played without the app, as the reporter saw it."""
+
+    opponent = forms.TypedChoiceField(label=_("Opponent"), coerce=int)
+    played_on = forms.DateField(
+        label=_("Date"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+    result = forms.ChoiceField(
+        label=_("Your result"),
+        choices=[("won", _("I won")), ("draw", _("Draw")), ("lost", _("I lost"))],
+        widget=forms.RadioSelect,
+    )
+    score_for = _score_field(_("Your score"))
+    score_against = _score_field(_("Opponent's score"))
+    people_for = forms.CharField(
+        label=_("Your people"), max_length=MAX_SHORT_TEXT, required=False
+    )
+    people_against = forms.CharField(
+        label=_("Opponent's people"), max_length=MAX_SHORT_TEXT, required=False
+    )
+    army_for = forms.CharField(label=_("Your army"), max_length=120, required=False)
+    army_against = forms.CharField(
+        label=_("Opponent's army"), max_length=120, required=False
+    )
+
+    def __init__(self, *args, opponents=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["opponent"].choices = [("", "—")] + [
+            (user.pk, user.get_username()) for user in opponents
+        ]
+
+
+class ReasonForm(LeagueForm):
+    reason = forms.CharField(
+        label=_("Reason (kept in the history)"), max_length=500, required=True
+    )
+
+
+class CorrectForm(ReasonForm):
+    played_on = forms.DateField(
+        label=_("Date"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+    outcome = forms.ChoiceField(label=_("Outcome"), choices=Outcome.choices)
+    score_a = _score_field(_("Score of player A"))
+    score_b = _score_field(_("Score of player B"))
+    people_a = forms.CharField(
+        label=_("People of player A"), max_length=MAX_SHORT_TEXT, required=False
+    )
+    people_b = forms.CharField(
+        label=_("People of player B"), max_length=MAX_SHORT_TEXT, required=False
+    )
+
+
+class GameOutcomeForm(LeagueForm):
+    """The end of a game: who won (or a draw), each side's score, a season."""
+
+    outcome = forms.ChoiceField(
+        label=_("Result"),
+        choices=[("a", _("Side A won")), ("draw", _("Draw")), ("b", _("Side B won"))],
+        widget=forms.RadioSelect,
+    )
+    score_a = _score_field(_("Score of side A"))
+    score_b = _score_field(_("Score of side B"))
+    season = forms.TypedChoiceField(
+        label=_("Count it for a season"), coerce=int, required=False, empty_value=None
+    )
+
+    def __init__(self, *args, seasons=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["season"].choices = [("", _("No, just this game"))] + [
+            (season.pk, f"{season.club.name} · {season.name}") for season in seasons
+        ]
+
+
+class NewPasswordForm(CheckedFields, SetPasswordForm):
+    """Django's own new-password form (its validators) for a one-time link."""

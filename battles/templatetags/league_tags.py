@@ -1,0 +1,74 @@
+"""Words and values of the league's tie-breaker columns."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.translation import gettext as _
+
+from battles.forms.league import TIEBREAKER_LABELS
+
+register = template.Library()
+
+
+@register.simple_tag
+def tiebreaker_label(name: str) -> str:
+    return str(TIEBREAKER_LABELS.get(name, name))
+
+
+@register.simple_tag
+def tiebreaker_short(name: str) -> str:
+    shorts = {
+        # Translators: column heading, head to head ("confrontation directe").
+        "head_to_head": _("H2H"),
+        # Translators: column heading, goal average (score for minus against).
+        "goal_average": _("GA"),
+        # Translators: column heading, total scored.
+        "score_for": _("SF"),
+        # Translators: column heading, strength of schedule.
+        "strength_of_schedule": _("SoS"),
+    }
+    return shorts.get(name, name)
+
+
+@register.simple_tag
+def tiebreaker_value(line, name: str):
+    return getattr(line, name, "")
+
+
+@register.simple_tag
+def entry_summary(entry, result) -> str:
+    """What a history entry recorded, in words: "Bertrand won 180–60, 22/11/2026"."""
+    from datetime import date
+
+    from django.utils.formats import date_format
+
+    data = entry.data or {}
+    outcome = data.get("outcome")
+    if outcome == "draw":
+        words = _("Draw")
+    elif outcome in ("a", "b"):
+        winner = result.player_a if outcome == "a" else result.player_b
+        words = _("%(who)s won") % {"who": winner.get_username()}
+    else:
+        words = ""
+    try:
+        day = date_format(
+            date.fromisoformat(data.get("played_on", "")), "SHORT_DATE_FORMAT"
+        )
+    except (TypeError, ValueError):
+        day = ""
+    return f"{words} {data.get('score_a', '')}–{data.get('score_b', '')}, {day}"
+
+
+@register.inclusion_tag("battles/league/waiting.html", takes_context=True)
+def league_waiting_box(context) -> dict:
+    """The home page's "results waiting for your confirmation" box (polled)."""
+    from battles.live.league import player_version
+    from battles.services.league import pending_for
+
+    user = context["request"].user
+    return {
+        "pending": pending_for(user),
+        "version": player_version(user.pk),
+        "request": context["request"],
+    }

@@ -1,0 +1,337 @@
+"""A club's season: points per result, standings with tie-breakers, ratings.
+
+Pure Python (no Django, no I/O). The public names are those of
+``RULES_API.md`` ("League"): ``GameResult``, ``Scheme``, ``standings`` with
+its ``Standing`` rows, and ``ratings`` with its ``Rating`` values. Also here:
+the graded points scale (an extension of ``Scheme``), ``round_robin`` (the
+circle method) and ``rating_changes`` (each game's change, for the pages).
+
+The tie-breakers are the community's, in the season's order:
+
+- ``head_to_head`` ("confrontation directe"): the points each player of a
+  group level on points earned in the games between players of that group
+  only, a mini-league computed once for the whole group;
+- ``goal_average``: score for minus score against over all the player's games;
+- ``score_for``: the total scored;
+- ``strength_of_schedule``: the sum, over the player's games, of that game's
+  opponent's points in the standings.
+
+Every criterion ranks the higher value first; players level on every
+criterion share a rank (``1, 2, 2, 4``) and are listed by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from openskill.models import PlackettLuce
+
+OUTCOMES = ("a", "b", "draw")
+TIEBREAKERS = ("head_to_head", "goal_average", "score_for", "strength_of_schedule")
+SCALES = ("win_draw_loss", "graded")
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One game of the season: who played, who won (or ``"draw"``), the scores.
+
+    A score is what that player scored in the game (army points destroyed,
+    or scenario points, as the season says).
+    """
+
+    player_a: str
+    player_b: str
+    outcome: str
+    score_a: int = 0
+    score_b: int = 0
+
+    def __post_init__(self) -> None:
+        if self.outcome not in OUTCOMES:
+            raise ValueError(f"The outcome is one of {OUTCOMES}, not {self.outcome!r}.")
+        if self.player_a == self.player_b:
+            raise ValueError("A player cannot play against themselves.")
+        for score in (self.score_a, self.score_b):
+            if isinstance(score, bool) or not isinstance(score, int):
+                raise ValueError("A score is a whole number.")
+            if score < 0:
+                raise ValueError("A score is never below 0.")
+
+
+@dataclass(frozen=True)
+class Scheme:
+    """Points per result and the tie-breakers, in order.
+
+    The default is win/draw/loss = 3/1/0. With ``scale="graded"`` (the
+    community's graded scale) a win or a loss is *major* when the scores
+    differ by ``margin`` or more, *minor* otherwise, and earns
+    ``major_win``/``minor_win``/``minor_loss``/``major_loss``; a draw earns
+    ``draw`` either way.
+    """
+
+    win: int = 3
+    draw: int = 1
+    loss: int = 0
+    tiebreakers: tuple[str, ...] = TIEBREAKERS
+    scale: str = "win_draw_loss"
+    major_win: int = 5
+    minor_win: int = 4
+    minor_loss: int = 1
+    major_loss: int = 0
+    margin: int = 100
+
+    def __post_init__(self) -> None:
+        unknown = [name for name in self.tiebreakers if name not in TIEBREAKERS]
+        if unknown:
+            raise ValueError(f"Unknown tie-breaker(s): {', '.join(unknown)}.")
+        if len(set(self.tiebreakers)) != len(self.tiebreakers):
+            raise ValueError("A tie-breaker is listed once.")
+        if self.scale not in SCALES:
+            raise ValueError(f"The points scale is one of {SCALES}.")
+        if self.margin < 1:
+            raise ValueError("The margin of a major result is at least 1.")
+
+    def points(self, result: GameResult) -> tuple[int, int]:
+        """The points ``(player_a, player_b)`` earn for ``result``."""
+        if result.outcome == "draw":
+            return self.draw, self.draw
+        if self.scale == "graded":
+            major = abs(result.score_a - result.score_b) >= self.margin
+            won = self.major_win if major else self.minor_win
+            lost = self.major_loss if major else self.minor_loss
+        else:
+            won, lost = self.win, self.loss
+        return (won, lost) if result.outcome == "a" else (lost, won)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One line of the standings."""
+
+    rank: int
+    player: str
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    points: int
+    score_for: int
+    score_against: int
+    goal_average: int
+    strength_of_schedule: int
+    head_to_head: int = 0
+    shared: bool = False
+
+
+@dataclass
+class _Line:
+    player: str
+    played: int = 0
+    won: int = 0
+    drawn: int = 0
+    lost: int = 0
+    points: int = 0
+    score_for: int = 0
+    score_against: int = 0
+    opponents: list[str] = field(default_factory=list)
+    head_to_head: int = 0
+    strength_of_schedule: int = 0
+
+
+def _key(line: _Line, tiebreakers: Sequence[str]) -> tuple[int, ...]:
+    values = {
+        "head_to_head": line.head_to_head,
+        "goal_average": line.score_for - line.score_against,
+        "score_for": line.score_for,
+        "strength_of_schedule": line.strength_of_schedule,
+    }
+    return (line.points, *(values[name] for name in tiebreakers))
+
+
+def standings(
+    players: Iterable[str],
+    results: Iterable[GameResult],
+    scheme: Scheme = Scheme(),  # noqa: B008 - frozen, never changed
+) -> list[Standing]:
+    """The season's standings, best first (see the module's docstring).
+
+    Players named by a result but not in ``players`` are listed too.
+    """
+    results = list(results)
+    lines: dict[str, _Line] = {name: _Line(name) for name in players}
+    for result in results:
+        for name in (result.player_a, result.player_b):
+            lines.setdefault(name, _Line(name))
+        a, b = lines[result.player_a], lines[result.player_b]
+        points_a, points_b = scheme.points(result)
+        for line, own, other, points in (
+            (a, result.score_a, result.score_b, points_a),
+            (b, result.score_b, result.score_a, points_b),
+        ):
+            line.played += 1
+            line.points += points
+            line.score_for += own
+            line.score_against += other
+        a.opponents.append(b.player)
+        b.opponents.append(a.player)
+        if result.outcome == "draw":
+            a.drawn += 1
+            b.drawn += 1
+        else:
+            winner, loser = (a, b) if result.outcome == "a" else (b, a)
+            winner.won += 1
+            loser.lost += 1
+    for line in lines.values():
+        line.strength_of_schedule = sum(lines[o].points for o in line.opponents)
+    # The mini-league of each group level on points, computed once per group.
+    groups: dict[int, set[str]] = {}
+    for line in lines.values():
+        groups.setdefault(line.points, set()).add(line.player)
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        for result in results:
+            if result.player_a in group and result.player_b in group:
+                points_a, points_b = scheme.points(result)
+                lines[result.player_a].head_to_head += points_a
+                lines[result.player_b].head_to_head += points_b
+    ordered = sorted(
+        lines.values(),
+        key=lambda line: (
+            tuple(-value for value in _key(line, scheme.tiebreakers)),
+            line.player,
+        ),
+    )
+    table: list[Standing] = []
+    rank = 0
+    previous: tuple[int, ...] | None = None
+    keys = [_key(line, scheme.tiebreakers) for line in ordered]
+    for position, (line, key) in enumerate(zip(ordered, keys, strict=True), start=1):
+        if key != previous:
+            rank = position
+            previous = key
+        shared = keys.count(key) > 1
+        table.append(
+            Standing(
+                rank=rank,
+                player=line.player,
+                played=line.played,
+                won=line.won,
+                drawn=line.drawn,
+                lost=line.lost,
+                points=line.points,
+                score_for=line.score_for,
+                score_against=line.score_against,
+                goal_average=line.score_for - line.score_against,
+                strength_of_schedule=line.strength_of_schedule,
+                head_to_head=line.head_to_head,
+                shared=shared,
+            )
+        )
+    return table
+
+
+# --- ratings -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's skill estimate: ``mu`` ± ``sigma``; ``ordinal = mu - 3 sigma``."""
+
+    mu: float
+    sigma: float
+    ordinal: float
+
+
+@dataclass(frozen=True)
+class RatingChange:
+    """What one game did to both players' ratings."""
+
+    result: GameResult
+    before_a: Rating
+    after_a: Rating
+    before_b: Rating
+    after_b: Rating
+
+
+def _rating(value) -> Rating:
+    return Rating(mu=value.mu, sigma=value.sigma, ordinal=value.mu - 3 * value.sigma)
+
+
+def rating_changes(results: Iterable[GameResult]) -> list[RatingChange]:
+    """Each game's change, applying the results one by one in the given order.
+
+    openskill's Plackett-Luce model with its default parameters; a draw is a
+    tie; a player's first rating is the model's default.
+    """
+    model = PlackettLuce()
+    current: dict[str, object] = {}
+    changes = []
+    for result in results:
+        a = current.get(result.player_a) or model.rating(name=result.player_a)
+        b = current.get(result.player_b) or model.rating(name=result.player_b)
+        ranks = {"a": [1, 2], "b": [2, 1], "draw": [1, 1]}[result.outcome]
+        [[new_a], [new_b]] = model.rate([[a], [b]], ranks=ranks)
+        current[result.player_a] = new_a
+        current[result.player_b] = new_b
+        changes.append(
+            RatingChange(result, _rating(a), _rating(new_a), _rating(b), _rating(new_b))
+        )
+    return changes
+
+
+def ratings(results: Iterable[GameResult]) -> dict[str, Rating]:
+    """Each player's rating after ``results``, applied in the given order."""
+    final: dict[str, Rating] = {}
+    for change in rating_changes(results):
+        final[change.result.player_a] = change.after_a
+        final[change.result.player_b] = change.after_b
+    return final
+
+
+# --- pairings ------------------------------------------------------------------
+
+
+def round_robin(players: Sequence[str]) -> list[list[tuple[str, str]]]:
+    """Every player meets every other once: the circle method.
+
+    The first player stays put while the others turn round the circle one
+    place a round; with an odd number a bye (``None``) joins the circle and
+    whoever meets it rests that round (the pair is left out). ``n`` players
+    play ``n - 1`` rounds (``n`` when odd).
+    """
+    circle: list[str | None] = list(players)
+    if len(set(circle)) != len(circle):
+        raise ValueError("A player is listed once.")
+    if len(circle) < 2:
+        return []
+    if len(circle) % 2:
+        circle.append(None)
+    size = len(circle)
+    rounds = []
+    for number in range(size - 1):
+        pairs = []
+        for i in range(size // 2):
+            home, away = circle[i], circle[size - 1 - i]
+            if home is None or away is None:
+                continue
+            # Alternate who is named first, so nobody is always "A".
+            pairs.append((home, away) if (number + i) % 2 == 0 else (away, home))
+        rounds.append(pairs)
+        circle = [circle[0], circle[-1], *circle[1:-1]]
+    return rounds
+
+
+__all__ = [
+    "GameResult",
+    "Rating",
+    "RatingChange",
+    "SCALES",
+    "Scheme",
+    "Standing",
+    "TIEBREAKERS",
+    "rating_changes",
+    "ratings",
+    "round_robin",
+    "standings",
+]

@@ -1,0 +1,242 @@
+"""The club league on three phones: A reports a result, B sees it waiting and
+confirms it, and the standings change on a third phone without a reload."""
+
+from __future__ import annotations
+
+import os
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from battles.models.league import LeagueResult, Membership, ResultStatus
+from battles.services import league as services
+from tests.browser.conftest import open_phone, serious_accessibility_violations
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+SHOTS = "/tmp/shots/14"
+
+
+def shot(page, name: str) -> None:
+    os.makedirs(SHOTS, exist_ok=True)
+    page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True)
+
+
+def signed_in(page, live_server, user) -> None:
+    """The phone's browser holds a session of ``user`` (no password typed)."""
+    client = Client()
+    client.force_login(user)
+    page.context.add_cookies(
+        [
+            {
+                "name": "sessionid",
+                "value": client.cookies["sessionid"].value,
+                "url": live_server.url,
+            }
+        ]
+    )
+
+
+def hang_up(pages, problems) -> None:
+    """Leave the pages, and forget the event streams aborted by leaving a page.
+
+    An open event stream is a request that never ends: leaving its page (a
+    tap on a link) aborts it, which the watcher reports as a failed request.
+    That is the stream hanging up as it should, not a fault.
+    """
+    for page in pages:
+        page.goto("about:blank")
+    problems.items[:] = [
+        item
+        for item in problems.items
+        if not (
+            item.startswith("request failed")
+            and "/stream" in item
+            and "ERR_ABORTED" in item
+        )
+    ]
+
+
+def fits_the_phone(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+@pytest.fixture
+def league(settings):
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    User = get_user_model()
+    users = {
+        name: User.objects.create_user(name, password=None)
+        for name in ("Alix", "Bertrand", "Camille", "Dominique")
+    }
+    club = services.create_club(users["Alix"], "Les Griffons de Lyon")
+    for name in ("Bertrand", "Camille", "Dominique"):
+        Membership.objects.create(club=club, user=users[name])
+    today = timezone.localdate()
+    season = services.create_season(
+        club,
+        users["Alix"],
+        name="Saison d’automne",
+        starts=today - timedelta(days=20),
+        ends=today + timedelta(days=40),
+    )
+    # One confirmed game already: Camille beat Dominique.
+    earlier = services.report_result(
+        season,
+        users["Camille"],
+        opponent_id=users["Dominique"].pk,
+        played_on=today - timedelta(days=3),
+        result="won",
+        score_for=250,
+        score_against=90,
+        people_for="Wolfen d’Yllia",
+        people_against="Griffons d’Akkylannie",
+    )
+    services.confirm_result(earlier, users["Dominique"])
+    return {**users, "club": club, "season": season}
+
+
+def test_a_reports_b_confirms_and_the_standings_change_on_a_third_phone(
+    phone, second_phone, browser, page_problems, live_server, league
+):
+    season = league["season"]
+    reporter, opponent = phone, second_phone
+    board_context, board = open_phone(browser, page_problems)
+    try:
+        for page, name in (
+            (reporter, "Bertrand"),
+            (opponent, "Camille"),
+            (board, "Alix"),
+        ):
+            signed_in(page, live_server, league[name])
+
+        # The third phone: the season's standings, live.
+        board.goto(f"{live_server.url}/league/{season.pk}/")
+        expect(board.locator(".league-live-status[data-state=live]")).to_be_visible()
+        bertrand_row = board.locator("#standings tr", has_text="Bertrand")
+        expect(bertrand_row.locator(".points")).to_have_text("0")
+        board.evaluate("window.notReloaded = true")
+        fits_the_phone(board)
+        shot(board, "1-standings-before")
+
+        # B's phone: the home page, nothing waits yet.
+        opponent.goto(f"{live_server.url}/")
+        expect(opponent.locator("#league-waiting")).to_contain_text(
+            "Rien ne vous attend"
+        )
+
+        # A reports the game played without the app.
+        reporter.goto(f"{live_server.url}/league/{season.pk}/report/")
+        fits_the_phone(reporter)
+        reporter.locator("#id_opponent").select_option(label="Camille")
+        reporter.get_by_label("J’ai gagné").check()
+        reporter.locator("#id_score_for").fill("180")
+        reporter.locator("#id_score_against").fill("60")
+        reporter.locator("#id_people_for").fill("Griffons d’Akkylannie")
+        reporter.locator("#id_people_against").fill("Wolfen d’Yllia")
+        shot(reporter, "2-report-form")
+        assert serious_accessibility_violations(reporter) == []
+        reporter.get_by_role("button", name="Déclarer").click()
+        expect(reporter.locator("#result-status")).to_have_text(
+            "En attente de confirmation"
+        )
+        shot(reporter, "3-reported")
+
+        # B's home page shows it without a reload; the standings do not count it.
+        waiting = opponent.locator("#league-waiting")
+        expect(waiting).to_contain_text("Bertrand 180–60 Camille", timeout=20_000)
+        shot(opponent, "4-waiting-on-home")
+        expect(bertrand_row.locator(".points")).to_have_text("0")
+
+        # B confirms from the result's page.
+        waiting.get_by_role("link", name="Bertrand 180–60 Camille").click()
+        fits_the_phone(opponent)
+        assert serious_accessibility_violations(opponent) == []
+        opponent.get_by_role("button", name="Confirmer").click()
+        expect(opponent.locator("#result-status")).to_have_text("Confirmé")
+        shot(opponent, "5-confirmed")
+
+        # The third phone's standings changed by themselves.
+        expect(bertrand_row.locator(".points")).to_have_text("3")
+        assert board.evaluate("window.notReloaded") is True
+        camille_row = board.locator("#standings tr", has_text="Camille")
+        expect(camille_row.locator(".wdl")).to_have_text("1-0-1")
+        fits_the_phone(board)
+        assert serious_accessibility_violations(board) == []
+        shot(board, "6-standings-after")
+    finally:
+        hang_up([reporter, opponent, board], page_problems)
+        board_context.close()
+
+    assert LeagueResult.objects.filter(status=ResultStatus.CONFIRMED).count() == 2
+
+
+def test_the_public_standings_and_the_player_page_fit_a_phone(
+    phone, page_problems, live_server, league
+):
+    season = league["season"]
+    phone.goto(f"{live_server.url}/league/public/{season.public_key}/")
+    expect(phone.locator("#standings")).to_contain_text("Camille")
+    fits_the_phone(phone)
+    assert serious_accessibility_violations(phone) == []
+    shot(phone, "7-public-standings")
+    signed_in(phone, live_server, league["Dominique"])
+    phone.goto(f"{live_server.url}/league/{season.pk}/players/{league['Camille'].pk}/")
+    expect(phone.locator("h1")).to_have_text("Camille")
+    expect(phone.locator(".league-chart").first).to_be_visible()
+    fits_the_phone(phone)
+    assert serious_accessibility_violations(phone) == []
+    shot(phone, "8-player-page")
+    hang_up([phone], page_problems)
+
+
+def test_a_finished_shared_game_counts_for_the_season_when_both_phones_confirm(
+    phone, second_phone, page_problems, live_server, league
+):
+    from battles.models.armies import Owner
+    from battles.models.games import SeatRole
+    from battles.services.games import perform_action
+    from tests.support.live import new_game, seat
+
+    game = new_game(Owner(user_id=league["Bertrand"].pk))
+    seat(game, Owner(user_id=league["Camille"].pk), SeatRole.SIDE_B)
+    perform_action(game, "b", {"type": "concede"})
+    side_a, side_b = phone, second_phone
+    signed_in(side_a, live_server, league["Bertrand"])
+    signed_in(side_b, live_server, league["Camille"])
+    url = f"{live_server.url}/games/{game.public_id}/"
+
+    side_a.goto(url)
+    outcome = side_a.locator("#game-outcome")
+    expect(outcome).to_contain_text("Points d’armée détruits")
+    outcome.locator("#id_season").select_option(
+        label="Les Griffons de Lyon · Saison d’automne"
+    )
+    fits_the_phone(side_a)
+    outcome.get_by_role("button", name="Proposer à l’autre téléphone").click()
+    expect(side_a.locator("#game-outcome-status")).to_contain_text(
+        "en attente de l’autre téléphone"
+    )
+    # (A screenshot leaves style attributes that htmx's settling would copy
+    # into swapped elements, against the CSP: shots come after the swaps.)
+    os.makedirs(SHOTS, exist_ok=True)
+    outcome.screenshot(path=f"{SHOTS}/9-game-result-proposed.png")
+
+    side_b.goto(url)
+    side_b.get_by_role("button", name="Confirmer ce résultat").click()
+    expect(side_b.locator("#outcome-settled")).to_be_visible()
+    assert serious_accessibility_violations(side_b) == []
+    side_b.locator("#game-outcome").screenshot(
+        path=f"{SHOTS}/10-game-result-agreed.png"
+    )
+    # Side A's phone learns it by itself (the status refreshes every 4 s).
+    expect(side_a.locator("#outcome-settled")).to_be_visible(timeout=10_000)
+    hang_up([side_a, side_b], page_problems)
+
+    result = LeagueResult.objects.get(game=game)
+    assert result.status == ResultStatus.CONFIRMED
+    assert (result.player_a, result.player_b) == (league["Bertrand"], league["Camille"])
