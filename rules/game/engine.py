@@ -297,6 +297,7 @@ def new_game_event(setup: Mapping[str, Any]) -> dict[str, Any]:
     initial = st.new_state(setup)
     initial.setdefault("engaged", [])
     initial.setdefault("defence_only", [])
+    initial.setdefault("rolls", 0)  # the count of rolls that seeds the dice
     return {"kind": "game_started", "side": None, "payload": {"state": initial}}
 
 
