@@ -99,7 +99,7 @@ def board_context(
         "summary": services.game_summary(game) if game.finished else None,
         "to_confirm": _results_to_confirm(game, viewer),
         "can_share": "a" in viewer.roles and game.mode != GameMode.ONE_PHONE,
-        "undo_request": services.pending_undo_request(game),
+        "undo_request": services.pending_undo_request(game, latest=events),
         "undo_confirm": undo_confirm,
     }
 
