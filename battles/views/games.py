@@ -61,6 +61,7 @@ def board_context(
     *,
     error: str = "",
     error_field: str = "",
+    undo_confirm: str = "",
 ) -> dict:
     state = game.state
     side = _acting_side(request, game, viewer)
@@ -100,6 +101,8 @@ def board_context(
         "summary": services.game_summary(game) if game.finished else None,
         "to_confirm": _results_to_confirm(game, viewer),
         "can_share": "a" in viewer.roles and game.mode != GameMode.ONE_PHONE,
+        "undo_request": services.pending_undo_request(game, latest=events),
+        "undo_confirm": undo_confirm,
     }
 
 
@@ -241,6 +244,8 @@ def _answer(
 
 @require_POST
 def game_undo(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Undo my last action; a roll needs the other phone's word (or, on one
+    phone, a confirmation)."""
     game, viewer = get_game_for_viewer(request, public_id)
     side = request.POST.get("side") or _acting_side(request, game, viewer)
     if not viewer.is_player or side not in viewer.sides:
@@ -251,9 +256,37 @@ def game_undo(request: HttpRequest, public_id: str) -> HttpResponse:
             side,
             expected_version=parse_version(request.POST),
             idempotency_key=parse_tap_key(request.POST),
+            confirmed=request.POST.get("confirmed") == "1",
         )
     except IllegalAction as error:
         return _answer(request, game, viewer, _rules_message(error))
+    except services.ConfirmUndo as error:
+        game.refresh_from_db()
+        if request.htmx:
+            return _render_board(request, game, viewer, undo_confirm=error.message)
+        messages.warning(request, error.message)
+        return redirect(game_url(game))
+    except FieldError as error:  # a malformed field, services.GameError
+        game.refresh_from_db()
+        return _refuse(request, game, viewer, error)
+    return _answer(request, result.game, viewer)
+
+
+@require_POST
+def game_undo_answer(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The other phone agrees to, or refuses, the undo of a roll."""
+    game, viewer = get_game_for_viewer(request, public_id)
+    side = request.POST.get("side") or _acting_side(request, game, viewer)
+    if not viewer.is_player or side not in viewer.sides:
+        raise PermissionDenied("Only a player answers an undo.")
+    try:
+        result = services.answer_undo(
+            game,
+            side,
+            agree=request.POST.get("agree") == "1",
+            expected_version=parse_version(request.POST),
+            idempotency_key=parse_tap_key(request.POST),
+        )
     except FieldError as error:  # a malformed field, services.GameError
         game.refresh_from_db()
         return _refuse(request, game, viewer, error)
@@ -330,6 +363,7 @@ __all__ = [
     "game_page",
     "game_sequence_move",
     "game_undo",
+    "game_undo_answer",
     "game_verify",
     "game_view_as",
     "games_list",
