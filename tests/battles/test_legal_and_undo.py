@@ -75,8 +75,9 @@ def test_two_phones_undoing_a_roll_asks_the_other_side_and_the_same_faces_come_b
     game.refresh_from_db()
     assert game.events.last().kind == "undo_requested"
     assert services.pending_undo_request(game)["answerer"] == "b"
-    with pytest.raises(services.NotYourSide):
+    with pytest.raises(services.GameError):  # only the other side answers
         services.answer_undo(game, "a", agree=True)
+    assert services.pending_undo_request(game)["answerer"] == "b"
     services.answer_undo(game, "b", agree=True)
     game.refresh_from_db()
     assert game.state == before_roll
@@ -363,11 +364,10 @@ def test_a_refusal_comes_in_the_players_language(game):
     """COURIR, refused on a French phone: the engine's message, in French."""
     from django.test import Client
 
-    from tests.battles.test_games import guest
+    from tests.support.cast import phone_of
 
     game = magistrat_in_contact(game)
-    french = Client(HTTP_ACCEPT_LANGUAGE="fr")
-    guest(french, "owner-key")
+    french = phone_of("owner-key", Client(HTTP_ACCEPT_LANGUAGE="fr"))
     refused_by_the_view(
         french,
         game,
