@@ -50,7 +50,8 @@ from rules.game.strategic_phase import (
     set_sequence,
     tactics_candidates,
 )
-from rules.game.upkeep_phase import tick_upkeep
+from rules.game.table_rolls import characteristic_test, scatter
+from rules.game.upkeep_phase import end_effect, record_effect, tick_upkeep
 
 
 def _set_routed(batch: Batch, side: str, command: Command) -> None:
@@ -126,13 +127,16 @@ HANDLERS: dict[str, Callable[[Batch, str, Command], None]] = {
     "parry": parry,
     "end_combat": end_combat,
     "tick_upkeep": tick_upkeep,
+    "characteristic_test": characteristic_test,
+    "record_effect": record_effect,
+    "end_effect": end_effect,
     "set_routed": _set_routed,
     "set_mystic": _set_mystic,
     "concede": _concede,
 }
 
 
-COMMANDS = frozenset({*HANDLERS, "roll", "reroll", "keep"})
+COMMANDS = frozenset({*HANDLERS, "roll", "reroll", "keep", "scatter"})
 
 
 def decide(
@@ -153,6 +157,10 @@ def decide(
         roll_dice(batch, side, command, dice)
     elif kind in ("reroll", "keep"):
         decide_six(batch, side, command, dice, kind == "reroll")
+    elif kind == "scatter":
+        scatter(batch, side, command, dice)
+    elif kind == "tick_upkeep":
+        tick_upkeep(batch, side, command, dice)
     elif kind in HANDLERS:
         HANDLERS[kind](batch, side, command)
     else:
@@ -166,6 +174,7 @@ def new_game_event(setup: Mapping[str, Any]) -> dict[str, Any]:
     initial = st.new_state(setup)
     initial.setdefault("engaged", [])
     initial.setdefault("defence_only", [])
+    initial.setdefault("effects", [])
     return {"kind": "game_started", "side": None, "payload": {"state": initial}}
 
 

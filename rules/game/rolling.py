@@ -33,12 +33,20 @@ from rules.game.pending import (
     who_decides,
     wound_pending,
 )
+from rules.game.table_rolls import (
+    decide_check,
+    opposed_finished,
+    roll_check,
+)
 from rules.wounds import STEPS_TO_DIE, wound_roll
 
 
 def roll_dice(batch: Batch, side: str, command: Command, dice: DiceSource) -> None:
     state = batch.state
     pending = state["pending"]
+    if pending and pending["kind"] == "check":
+        roll_check(batch, side, pending, dice)
+        return
     if not pending or pending["kind"] not in ("test", "opposed", "wound", "split"):
         raise IllegalAction(_("There is no roll to make now."))
     if pending.get("roll"):
@@ -70,6 +78,9 @@ def decide_six(
 ) -> None:
     state = batch.state
     pending = state["pending"]
+    if pending and pending["kind"] == "check" and pending.get("roll"):
+        decide_check(batch, side, pending, dice, reroll)
+        return
     if (
         not pending
         or not pending.get("roll")
@@ -128,6 +139,9 @@ def _roll_finished(
     state = batch.state
     purpose = pending["purpose"]
     context = pending["context"]
+    if isinstance(roll, OpposedRoll) and purpose == "characteristic":
+        opposed_finished(batch, pending, roll)
+        return
     if isinstance(roll, OpposedRoll):
         result = roll.result()
         batch.emit(
