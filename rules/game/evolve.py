@@ -89,6 +89,11 @@ def _disengaged(state: State, payload: Mapping[str, Any]) -> None:
         state["defence_only"].append(payload["fighter"])
 
 
+def _dice_drawn(state: State, payload: Mapping[str, Any]) -> None:
+    # The count of rolls seeds the game's dice (an undo rewinds it).
+    state["rolls"] = payload["roll"] + 1
+
+
 def _upkeep_ticked(state: State, payload: Mapping[str, Any]) -> None:
     state["upkeep"]["ticked"].append(payload["key"])
     for change in payload.get("changes", []):
@@ -172,6 +177,7 @@ EVOLVERS: dict[str, Callable[[State, Mapping[str, Any]], None]] = {
     "scatter_rolled": _nothing,
     "effect_recorded": _effect_recorded,
     "effect_ended": _effect_ended,
+    "dice_drawn": _dice_drawn,
 }
 
 

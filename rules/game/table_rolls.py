@@ -386,3 +386,37 @@ __all__ = [
     "roll_check",
     "scatter",
 ]
+
+
+# --- what a side may do (rules.game.legal_actions) ---------------------------
+
+
+def legal_characteristic_test(state: State, side: str) -> list[dict[str, Any]]:
+    """A test of each of the side's living fighters, whenever nothing is under
+    way: the characteristics its card has; difficulty, dice and modifier are
+    typed (II-A)."""
+    if state["phase"] == "finished" or state["pending"]:
+        return []
+    entries = []
+    for fighter_id in st.fighters_of(state, side):
+        codes = [
+            code
+            for code in st.CHARACTERISTICS
+            if st.value_of(state, fighter_id, code) is not None
+        ]
+        if codes:
+            entries.append(
+                {
+                    "type": "characteristic_test",
+                    "fighter": fighter_id,
+                    "choices": {"characteristic": codes, "use": list(USES)},
+                }
+            )
+    return entries
+
+
+def legal_scatter(state: State, side: str) -> list[dict[str, Any]]:
+    """A scatter (II-C-5) may be rolled whenever nothing is under way."""
+    if state["phase"] == "finished" or state["pending"]:
+        return []
+    return [{"type": "scatter"}]

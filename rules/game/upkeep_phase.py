@@ -512,3 +512,108 @@ def _end_turn(batch: Batch) -> None:
         batch.emit("game_finished", {"reason": "last_turn", "winner": None})
         return
     batch.emit("turn_started", {"turn": state["turn"] + 1})
+
+
+# --- what a side may do (rules.game.legal_actions) ---------------------------
+
+
+def next_upkeep_item(state: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The checklist's next item, or None outside the upkeep or when done."""
+    upkeep = state.get("upkeep")
+    if state["phase"] != "upkeep" or not upkeep or state.get("pending"):
+        return None
+    return next((i for i in upkeep["items"] if i["key"] not in upkeep["ticked"]), None)
+
+
+def upkeep_waits_for(state: Mapping[str, Any]) -> set[str]:
+    """IV-D: the side whose fighter's item is next; either side for a marker."""
+    item = next_upkeep_item(state)
+    if item is None:
+        return set()
+    owner = item_side(state, item)
+    return {owner} if owner else set(st.SIDES)
+
+
+def legal_tick_upkeep(state: Mapping[str, Any], side: str) -> list[dict[str, Any]]:
+    """The next upkeep item, for the side that owns it (either for a marker)."""
+    item = next_upkeep_item(state)
+    if item is None or item_side(state, item) not in (None, side):
+        return []
+    choices: dict[str, list[Any]] = {"key": [item["key"]]}
+    if item.get("effect"):
+        effect = next(e for e in state["effects"] if e["id"] == item["effect"])
+        if effect["duration"] == "upkeep":
+            caster = state["fighters"][effect["caster"]]
+            reserve = caster.get(effect["resource"])
+            affordable = (
+                not caster["eliminated"]
+                and reserve is not None
+                and reserve >= effect["cost"]
+            )
+            choices["pay"] = [True, False] if affordable else [False]
+    return [{"type": "tick_upkeep", "choices": choices}]
+
+
+def legal_record_effect(state: Mapping[str, Any], side: str) -> list[dict[str, Any]]:
+    """A lasting effect may be recorded whenever nothing is under way (II-C-3):
+    on any living fighter, a skill on one's own; an upkept one paid by one of
+    one's own magicians (mana) or faithful (temporary faith)."""
+    if state["phase"] == "finished" or state.get("pending"):
+        return []
+    if len(state.get("effects", [])) >= MAX_EFFECTS:
+        return []
+    everyone = [f for s in st.SIDES for f in st.fighters_of(state, s)]
+    mine = st.fighters_of(state, side)
+    lasting = ["end_of_turn", "turns", "permanent"]
+    entries = [
+        {
+            "type": "record_effect",
+            "choices": {
+                "fighter": everyone,
+                "kind": ["harmful", "spell", "miracle", "other"],
+                "duration": lasting,
+            },
+        },
+        {
+            "type": "record_effect",
+            "choices": {"fighter": mine, "kind": ["skill"], "duration": lasting},
+        },
+    ]
+    for caster in mine:
+        data = state["fighters"][caster]
+        kinds = []
+        if data.get("mana") is not None:
+            kinds += ["harmful", "spell", "other"]
+        if data.get("faith") is not None:
+            kinds.append("miracle")
+        if kinds:
+            entries.append(
+                {
+                    "type": "record_effect",
+                    "caster": caster,
+                    "choices": {
+                        "fighter": everyone,
+                        "kind": kinds,
+                        "duration": ["upkeep"],
+                    },
+                }
+            )
+    return entries
+
+
+def legal_end_effect(state: Mapping[str, Any], side: str) -> list[dict[str, Any]]:
+    """The side's own lasting effects, outside their upkeep item."""
+    if state["phase"] == "finished" or state.get("pending"):
+        return []
+    upkeep = state.get("upkeep") if state["phase"] == "upkeep" else None
+    waiting = set()
+    if upkeep:
+        waiting = {
+            i["key"] for i in upkeep["items"] if i["key"] not in upkeep["ticked"]
+        }
+    ids = [
+        e["id"]
+        for e in state.get("effects", [])
+        if e["side"] == side and f"effect:{e['id']}" not in waiting
+    ]
+    return [{"type": "end_effect", "choices": {"effect": ids}}] if ids else []

@@ -15,6 +15,11 @@ from rules.several_dice import DiceTest, dice_test_choice, dice_test_success
 from tests.rules.test_game import Table, card, setup
 
 
+def of_kind(events, kind):
+    """The last event of that kind among an action's events."""
+    return next(e for e in reversed(events) if e["kind"] == kind)
+
+
 def to_activation(table, first="a"):
     """Sequences in card order, side A wins the Tactics roll."""
     for side in ("a", "b"):
@@ -62,7 +67,7 @@ def test_II_A_3_the_roll_is_logged_with_its_purpose_and_section():
     table = Table()
     table.play("a", a_test(characteristic="DIS", difficulty=9))
     events = table.play("a", {"type": "roll"}, faces=[3])
-    resolved = events[-1]
+    resolved = of_kind(events, "test_resolved")
     assert resolved["kind"] == "test_resolved"
     assert resolved["payload"]["final"] == 9
     assert resolved["payload"]["success"] is True
@@ -92,8 +97,8 @@ def test_II_A_1_a_six_waits_for_the_players_choice_with_both_odds():
     events = table.play("a", {"type": "reroll"}, faces=[1])
     # II-A-1: "Le résultat naturel vaut 1, même si le '1' est obtenu après la
     # relance d'un '6'".
-    assert events[-1]["payload"]["natural"] == 1
-    assert events[-1]["payload"]["success"] is False
+    assert of_kind(events, "test_resolved")["payload"]["natural"] == 1
+    assert of_kind(events, "test_resolved")["payload"]["success"] is False
 
 
 def test_II_A_2_several_dice_keep_one_result_and_lose_the_dice_not_rerolled():
@@ -104,8 +109,11 @@ def test_II_A_2_several_dice_keep_one_result_and_lose_the_dice_not_rerolled():
     assert table.state["pending"]["section"] == "II-A-2"
     table.play("a", {"type": "roll"}, faces=[1, 4, 6, 6])
     events = table.play("a", {"type": "reroll"}, faces=[1, 1])
-    assert events[-1]["payload"]["natural"] == 1
-    assert events[-1]["payload"]["throws"] == [[1, 4, 6, 6], [1, 1]]
+    assert of_kind(events, "test_resolved")["payload"]["natural"] == 1
+    assert of_kind(events, "test_resolved")["payload"]["throws"] == [
+        [1, 4, 6, 6],
+        [1, 1],
+    ]
 
 
 def test_II_A_2_the_example_with_1_and_3_on_the_reroll_gives_9():
@@ -160,9 +168,8 @@ def test_II_A_3_an_opposed_test_is_answered_by_the_opponents_phone():
     table.refuses("a", {"type": "roll"}, "Side B")
     # 3 + 4 against 5 + 4: a tie is rolled again, then 5 + 4 against 2 + 4.
     events = table.play("b", {"type": "roll"}, faces=[3, 3, 5, 2])
-    assert events[-1]["kind"] == "opposed_resolved"
-    assert events[-1]["payload"]["winner"] == "a"
-    assert events[-1]["payload"]["rounds"] == [[7, 7], [9, 6]]
+    assert of_kind(events, "opposed_resolved")["payload"]["winner"] == "a"
+    assert of_kind(events, "opposed_resolved")["payload"]["rounds"] == [[7, 7], [9, 6]]
     assert table.state["pending"] is None
 
 
@@ -236,7 +243,7 @@ def test_II_C_5_the_scatter_rolls_the_distance_then_the_direction():
     pour déterminer la direction"."""
     table = Table()
     events = table.play("b", {"type": "scatter", "label": "Boulet"}, faces=[3, 5])
-    payload = events[0]["payload"]
+    payload = of_kind(events, "scatter_rolled")["payload"]
     assert payload["distance_cm"] == 8
     assert payload["direction"] == 5
     assert payload["faces"] == [3, 5]
@@ -390,7 +397,44 @@ def test_IV_D_3_regeneration_offers_its_roll_in_the_upkeep():
             break
         table.play(other["side"] or "a", {"type": "tick_upkeep", "key": other["key"]})
     events = table.play("b", {"type": "tick_upkeep", "key": item["key"]}, faces=[5])
-    roll = events[0]["payload"]["regeneration"]
+    roll = of_kind(events, "upkeep_ticked")["payload"]["regeneration"]
     assert roll["faces"] == [5] and roll["success"] is True
     assert Fraction(roll["odds"]) == Fraction(3, 6)
     assert table.state["fighters"]["b2.1"]["steps"] == 1
+
+
+# --- rules.game.legal_actions lists these commands -----------------------------
+
+
+def test_legal_actions_lists_a_test_per_own_fighter_none_while_a_roll_waits():
+    from rules.game import legal_actions
+
+    table = Table()
+    tests = [
+        e for e in legal_actions(table.state, "a") if e["type"] == "characteristic_test"
+    ]
+    assert {e["fighter"] for e in tests} == {"a1.1", "a2.1", "a2.2"}
+    magistrat = next(e for e in tests if e["fighter"] == "a1.1")
+    assert "FOI" in magistrat["choices"]["characteristic"]
+    assert "POU" not in magistrat["choices"]["characteristic"]
+    assert {"type": "scatter"} in legal_actions(table.state, "b")
+    table.play("a", a_test(characteristic="DIS", difficulty=9))
+    kinds = {e["type"] for e in legal_actions(table.state, "b")}
+    assert not kinds & {"characteristic_test", "scatter", "record_effect"}
+    assert {e["type"] for e in legal_actions(table.state, "a")} >= {"roll"}
+
+
+def test_IV_D_the_upkeep_waits_for_the_side_whose_fighters_item_is_next():
+    from rules.game import legal_actions, waiting_for
+
+    table = Table()
+    table.play("b", {"type": "set_routed", "fighter": "b1.1", "routed": True})
+    _to_upkeep(table)
+    assert table.state["upkeep"]["items"][0]["side"] == "b"
+    assert waiting_for(table.state) == {"b"}
+    assert not [
+        e for e in legal_actions(table.state, "a") if e["type"] == "tick_upkeep"
+    ]
+    key = table.state["upkeep"]["items"][0]["key"]
+    table.play("b", {"type": "tick_upkeep", "key": key, "difficulty": 5})
+    assert waiting_for(table.state) == {"b"}  # the rally test is B's to roll
