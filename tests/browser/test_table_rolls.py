@@ -1,0 +1,137 @@
+"""A Courage test prompted by a charge against a fighter with PEUR, rolled on
+side A's phone and seen live on side B's phone (II-A, chapter IX's fear being
+the table's convention), in real Chromium at 360 px."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from tests.browser.conftest import (
+    PageProblems,
+    open_phone,
+    serious_accessibility_violations,
+)
+from tests.support.servers import manage, server_env, shell_json, uvicorn
+
+pytestmark = pytest.mark.browser
+
+LIVE_MS = 5000
+SHOTS = "/tmp/shots/17"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Iterator[dict]:
+    database = tmp_path_factory.mktemp("fear") / "site.sqlite3"
+    env = server_env(DATABASE_URL=f"sqlite:///{database}", LIVE_BUS="memory")
+    manage("migrate", "--noinput", env=env)
+    manage("load_demo", env=env)
+    with uvicorn(env) as base:
+        yield {"base": base, "env": env}
+
+
+@pytest.fixture
+def phones(browser) -> Iterator[dict]:
+    problems = PageProblems()
+    opened = {who: open_phone(browser, problems, locale="en-GB") for who in "ab"}
+    yield {who: page for who, (_context, page) in opened.items()} | {
+        "problems": problems
+    }
+    for _context, page in opened.values():
+        page.goto("about:blank")  # hang up the streams before closing
+    for context, _page in opened.values():
+        context.close()
+
+
+def _version(page) -> int:
+    return int(page.locator("#board .board-inner").get_attribute("data-version"))
+
+
+def _wait_for_version(page, version: int) -> None:
+    page.wait_for_function(
+        "v => Number(document.querySelector('#board .board-inner')"
+        "?.dataset.version) >= v",
+        arg=version,
+        timeout=LIVE_MS,
+    )
+
+
+def _shot(page, name: str) -> None:
+    os.makedirs(SHOTS, exist_ok=True)
+    page.screenshot(path=f"{SHOTS}/{name}.png", full_page=False)
+
+
+def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
+    site, phones
+):
+    problems: PageProblems = phones["problems"]
+    game = shell_json(
+        "from tests.support.table_rolls_setup import setup_charge_against_fear; "
+        "setup_charge_against_fear()",
+        site["env"],
+    )
+    base, public_id = site["base"], game["public_id"]
+    phone_a, phone_b = phones["a"], phones["b"]
+    for side, page in (("a", phone_a), ("b", phone_b)):
+        page.context.add_cookies(
+            [
+                {
+                    "name": "sessionid",
+                    "value": game["sessions"][side],
+                    "url": base,
+                }
+            ]
+        )
+        page.goto(f"{base}/games/{public_id}/")
+        page.locator("#live-status[data-state='live']").wait_for(timeout=LIVE_MS)
+        page.evaluate("window.notReloaded = true")
+
+    # Side A's fighter charges a fighter with PEUR 6.
+    charger = game["charger"]
+    phone_a.select_option(f"[id='move-{charger}']", "charge")
+    phone_a.select_option(f"[id='targets-{charger}']", game["fearsome"])
+    phone_a.locator(".panel article", has_text=game["charger_label"]).get_by_role(
+        "button", name="Record the action"
+    ).click()
+    _wait_for_version(phone_a, game["version"] + 2)
+
+    # The rules offer the charger's Courage test, with its odds, on A's phone.
+    panel_a = phone_a.locator(".panel")
+    text = panel_a.inner_text()
+    assert "COU test (Courage against fear)" in text
+    assert "against 6" in text and "%" in text
+    assert "table's convention" in text
+    _shot(phone_a, "a-courage-offered")
+    assert serious_accessibility_violations(phone_a) == []
+
+    # B's phone shows, live, that side A has a Courage test to roll.
+    offered = _version(phone_a)
+    _wait_for_version(phone_b, offered)
+    panel_b = phone_b.locator(".panel").inner_text()
+    assert "Waiting for Side A" in panel_b and "Courage against fear" in panel_b
+    assert phone_b.locator(".panel button", has_text="Roll").count() == 0
+    _shot(phone_b, "b-waiting")
+
+    # A rolls with the game's seeded dice; B sees the result in its log.
+    panel_a.get_by_role("button", name="Roll").click()
+    phone_a.wait_for_function(
+        "v => Number(document.querySelector('#board .board-inner')"
+        "?.dataset.version) > v",
+        arg=offered,
+        timeout=LIVE_MS,
+    )
+    if phone_a.locator(".panel button", has_text="Keep").count():
+        phone_a.locator(".panel button", has_text="Keep").click()
+    phone_a.locator(".log-lines li", has_text="against 6, success").or_(
+        phone_a.locator(".log-lines li", has_text="against 6, failure")
+    ).first.wait_for(timeout=LIVE_MS)
+    result = phone_a.locator(".log-lines li").first.inner_text()
+    _shot(phone_a, "a-rolled")
+    _wait_for_version(phone_b, _version(phone_a))
+    assert phone_b.locator(".log-lines li").first.inner_text() == result
+    assert "Courage against fear" in result
+    assert phone_b.evaluate("window.notReloaded") is True
+    _shot(phone_b, "b-result-live")
+    assert problems.items == [], "\n".join(problems.items)
