@@ -61,6 +61,11 @@ urlpatterns += [
     path("games/<public_id:public_id>/act", games.game_act, name="game_act"),
     path("games/<public_id:public_id>/undo", games.game_undo, name="game_undo"),
     path(
+        "games/<public_id:public_id>/undo/answer",
+        games.game_undo_answer,
+        name="game_undo_answer",
+    ),
+    path(
         "games/<public_id:public_id>/sequence",
         games.game_sequence_move,
         name="game_sequence_move",

@@ -301,7 +301,18 @@ def _describe(
             return _("Game over: %(side)s conceded.") % {"side": who}, ""
         return _("Game over after the last turn."), ""
     if kind == "undone":
+        if p.get("agreed_by"):
+            text = _(
+                "%(side)s undid its last action, which rolled dice, with "
+                "%(other)s's agreement: the same roll gives the same faces."
+            )
+            return text % {"side": who, "other": side_word(p["agreed_by"])}, ""
         return _("%(side)s undid its last action.") % {"side": who}, ""
+    if kind == "undo_requested":
+        text = _("%(side)s asks to undo its last action, which rolled dice.")
+        return text % {"side": who}, ""
+    if kind == "undo_refused":
+        return _("%(side)s refused the undo: the roll stands.") % {"side": who}, ""
     return None
 
 

@@ -60,6 +60,7 @@ def board_context(
     *,
     error: str = "",
     error_field: str = "",
+    undo_confirm: str = "",
 ) -> dict:
     state = game.state
     side = _acting_side(request, game, viewer)
@@ -101,6 +102,8 @@ def board_context(
         "can_share": "a" in viewer.roles and game.mode != GameMode.ONE_PHONE,
         "test_form": table_rolls.test_form(state, side),
         "effects": table_rolls.effects_view(state, side),
+        "undo_request": services.pending_undo_request(game),
+        "undo_confirm": undo_confirm,
     }
 
 
@@ -227,6 +230,8 @@ def _answer(request, game, viewer, error: str = "", field: str = "") -> HttpResp
 
 @require_POST
 def game_undo(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Undo my last action; a roll needs the other phone's word (or, on one
+    phone, a confirmation)."""
     game, viewer = get_game_for_viewer(request, public_id)
     side = request.POST.get("side") or _acting_side(request, game, viewer)
     if not viewer.is_player or side not in viewer.sides:
@@ -238,9 +243,38 @@ def game_undo(request: HttpRequest, public_id: str) -> HttpResponse:
             side,
             expected_version=int(version) if version.isdigit() else None,
             idempotency_key=request.POST.get("tap", "")[:64],
+            confirmed=request.POST.get("confirmed") == "1",
         )
     except IllegalAction as error:
         return _answer(request, game, viewer, _rules_message(error))
+    except services.ConfirmUndo as error:
+        game.refresh_from_db()
+        if request.htmx:
+            return _render_board(request, game, viewer, undo_confirm=error.message)
+        messages.warning(request, error.message)
+        return redirect(game_url(game))
+    except services.GameError as error:
+        game.refresh_from_db()
+        return _answer(request, game, viewer, error.message)
+    return _answer(request, result.game, viewer)
+
+
+@require_POST
+def game_undo_answer(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The other phone agrees to, or refuses, the undo of a roll."""
+    game, viewer = get_game_for_viewer(request, public_id)
+    side = request.POST.get("side") or _acting_side(request, game, viewer)
+    if not viewer.is_player or side not in viewer.sides:
+        raise PermissionDenied("Only a player answers an undo.")
+    version = request.POST.get("version", "")
+    try:
+        result = services.answer_undo(
+            game,
+            side,
+            agree=request.POST.get("agree") == "1",
+            expected_version=int(version) if version.isdigit() else None,
+            idempotency_key=request.POST.get("tap", "")[:64],
+        )
     except services.GameError as error:
         game.refresh_from_db()
         return _answer(request, game, viewer, error.message)
@@ -315,6 +349,7 @@ __all__ = [
     "game_page",
     "game_sequence_move",
     "game_undo",
+    "game_undo_answer",
     "game_verify",
     "game_view_as",
     "games_list",

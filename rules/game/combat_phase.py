@@ -343,7 +343,6 @@ def set_combat_dice(batch: Batch, side: str, command: Command) -> None:
     own_fighter(state, side, fighter_id)
     if fighter_id not in combat["dice"]:
         raise IllegalAction(_("That fighter is not in this combat."))
-    _require_still_fighting(state, combat, side)
     values = []
     for key in ("attack", "defence"):
         raw = command.get(key)
@@ -362,6 +361,7 @@ def set_combat_dice(batch: Batch, side: str, command: Command) -> None:
             ),
             fighter=label_of(state, fighter_id),
         )
+    _require_still_fighting(state, combat, side)
     combats = [dict(c) for c in state["combat"]["combats"]]
     combats[index] = dict(
         combat,

@@ -325,6 +325,7 @@ def new_game_event(setup: Mapping[str, Any]) -> dict[str, Any]:
     initial.setdefault("engaged", [])
     initial.setdefault("defence_only", [])
     initial.setdefault("effects", [])
+    initial.setdefault("rolls", 0)  # the count of rolls that seeds the dice
     return {"kind": "game_started", "side": None, "payload": {"state": initial}}
 
 

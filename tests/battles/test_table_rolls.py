@@ -87,7 +87,7 @@ def test_a_player_tests_a_characteristic_and_both_phones_see_the_odds_and_result
     page = response.content.decode()
     assert "to succeed" in page and "%" in page  # the exact odds, first
     assert "Fireball" in page
-    response = act(phone_a, game, type="roll")
+    response = act(phone_a, game, type="roll", faces="3")  # real dice: COU + 3
     assert response.status_code == 200
     game.refresh_from_db()
     resolved = GameEvent.objects.filter(game=game, kind="test_resolved").get()
@@ -218,6 +218,9 @@ def test_the_scatter_is_logged_and_verify_recomputes_every_roll(game, phone_a):
         use="rally",
     )
     act(phone_a, game, type="roll")
+    game.refresh_from_db()
+    if game.state["pending"]:  # sixes showing: keep them (II-A-2)
+        act(phone_a, game, type="keep")
     act(phone_a, game, type="concede")
     game.refresh_from_db()
     checks = services.verify_dice(game)
