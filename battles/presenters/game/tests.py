@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from rules.game import choice_odds, who_decides
@@ -358,7 +358,7 @@ def describe(
         )
     if kind == "upkeep_ticked" and (p.get("regeneration") or p.get("effect")):
         label = (p.get("label_fr") if _french() else p.get("label_en")) or ""
-        text = gettext("Done: %(item)s.") % {"item": label}
+        text = pgettext("upkeep", "Done: %(item)s.") % {"item": label}
         roll = p.get("regeneration")
         if roll:
             text += " " + (
