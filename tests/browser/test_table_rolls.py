@@ -134,4 +134,31 @@ def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
     assert "Courage against fear" in result
     assert phone_b.evaluate("window.notReloaded") is True
     _shot(phone_b, "b-result-live")
+
+    # An opposed test (II-A-3) set up on A's phone is answered on B's phone.
+    phone_a.locator("#table-test > summary").click()
+    phone_a.select_option("#test-fighter", charger)
+    phone_a.select_option("#test-characteristic", "INI")
+    phone_a.select_option("#test-opponent", game["fearsome"])
+    phone_a.fill("#test-label", "Qui frappe le premier")
+    _shot(phone_a, "a-test-form")
+    before = _version(phone_a)
+    phone_a.get_by_role("button", name="Show the odds").click()
+    _wait_for_version(phone_a, before + 1)
+    assert "Waiting for Side B" in phone_a.locator(".panel").inner_text()
+    _wait_for_version(phone_b, before + 1)
+    answer = phone_b.locator(".panel")
+    assert "Qui frappe le premier" in answer.inner_text()
+    assert "%" in answer.inner_text()
+    _shot(phone_b, "b-opposed-to-answer")
+    answer.get_by_role("button", name="Roll").click()
+    for _ in range(6):  # a six waits for its side's choice: keep it
+        phone_b.wait_for_timeout(300)
+        for page in (phone_a, phone_b):
+            keep = page.locator(".panel button", has_text="Keep")
+            if keep.count():
+                keep.click()
+    phone_a.locator(".log-lines li", has_text="wins").first.wait_for(timeout=LIVE_MS)
+    phone_a.locator(".game-status").scroll_into_view_if_needed()
+    _shot(phone_a, "a-opposed-result-live")
     assert problems.items == [], "\n".join(problems.items)
