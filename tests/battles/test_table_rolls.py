@@ -276,3 +276,48 @@ def test_a_lasting_effect_is_recorded_listed_and_ended_by_its_owner(
         turns="21",
     ).content.decode()
     assert "An effect lasts 1 to 20 turns." in bad
+
+
+def _to_upkeep(game):
+    """The bot plays (both sides) until the upkeep phase starts (IV-D)."""
+    import random
+
+    from tests.support.game_bot import next_command
+
+    rng = random.Random(3)
+    for _ in range(600):
+        game.refresh_from_db()
+        if game.state["phase"] == "upkeep":
+            return game
+        side, command = next_command(game.state, rng)
+        services.perform_action(game, side, command)
+    raise AssertionError("no upkeep reached")
+
+
+def test_IV_D_each_phone_ticks_its_own_fighters_items_and_rolls_the_rally(
+    game, phone_a, phone_b
+):
+    routed = fighter_with(game, "b", "COU")
+    services.perform_action(
+        game, "b", {"type": "set_routed", "fighter": routed, "routed": True}
+    )
+    game = _to_upkeep(game)
+    first = game.state["upkeep"]["items"][0]
+    if first["fighter"] != routed:  # the bot's melee eliminated it
+        pytest.skip("the routed fighter fell in the melee")
+    assert first["step"] == "rally" and first["side"] == "b"
+    before = events(game)
+    page = act(phone_a, game, type="tick_upkeep", key=first["key"], difficulty="7")
+    assert "Side B does this upkeep item: its own fighter&#x27;s." in (
+        page.content.decode()
+    )
+    assert events(game) == before
+    assert "Set up the rally test" in board(phone_b, game)
+    act(phone_b, game, type="tick_upkeep", key=first["key"], difficulty="7")
+    act(phone_b, game, type="roll", faces="4")  # COU 5 + 4 = 9 >= 7
+    game.refresh_from_db()
+    assert game.state["fighters"][routed]["routed"] is False
+    resolved = GameEvent.objects.filter(game=game, kind="test_resolved").last()
+    assert resolved.payload["section"] == "IV-D-1"
+    assert resolved.payload["context"]["use"] == "rally"
+    assert services.replayed_state(game) == game.state
