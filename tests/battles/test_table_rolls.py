@@ -301,6 +301,19 @@ def test_IV_D_each_phone_ticks_its_own_fighters_items_and_rolls_the_rally(
     services.perform_action(
         game, "b", {"type": "set_routed", "fighter": routed, "routed": True}
     )
+    magician = fighter_with(game, "b", "POU")
+    services.perform_action(
+        game,
+        "b",
+        {
+            "type": "record_effect",
+            "fighter": magician,
+            "name": "Brume",
+            "kind": "spell",
+            "duration": "upkeep",
+            "cost": 1,
+        },
+    )
     game = _to_upkeep(game)
     first = game.state["upkeep"]["items"][0]
     if first["fighter"] != routed:  # the bot's melee eliminated it
@@ -321,3 +334,21 @@ def test_IV_D_each_phone_ticks_its_own_fighters_items_and_rolls_the_rally(
     assert resolved.payload["section"] == "IV-D-1"
     assert resolved.payload["context"]["use"] == "rally"
     assert services.replayed_state(game) == game.state
+    # IV-D-3: the upkept spell waits for its owner, who pays or lets it end.
+    for item in game.state["upkeep"]["items"]:
+        if item["key"] in game.state["upkeep"]["ticked"]:
+            continue
+        if item.get("effect"):
+            break
+        services.perform_action(
+            game, item["side"] or "a", {"type": "tick_upkeep", "key": item["key"]}
+        )
+        game.refresh_from_db()
+    page_b = board(phone_b, game)
+    assert "Pay 1 mana" in page_b and "Let it end" in page_b
+    assert "Pay 1 mana" not in board(phone_a, game)
+    mana = game.state["fighters"][magician]["mana"]
+    act(phone_b, game, type="tick_upkeep", key=item["key"], pay="1")
+    game.refresh_from_db()
+    assert game.state["fighters"][magician]["mana"] == mana - 1
+    assert [e["name"] for e in game.state["effects"]] == ["Brume"]
