@@ -35,6 +35,7 @@ from rules.game import (
     choice_odds,
     movement_cm,
     tactics_candidates,
+    waiting_for,
     who_decides,
 )
 from rules.game import state as st
@@ -118,30 +119,12 @@ def _options(state: Mapping[str, Any], fighter_ids: Sequence[str]) -> list[dict]
 
 
 def expected_side(state: Mapping[str, Any]) -> str | None:
-    """The side the game waits for now (None: both, or either)."""
-    pending = state.get("pending")
-    if state["phase"] == "finished":
-        return None
-    if pending:
-        return who_decides(pending) if pending.get("roll") else pending.get("side")
-    if state["phase"] == "strategic":
-        if state["step"] == "first_choice":
-            return state["tactics"]["winner"]
-        missing = [
-            s
-            for s in st.SIDES
-            if state["sequences"][s] is None or state["tactics"]["fighters"][s] is None
-        ]
-        return missing[0] if len(missing) == 1 else None
-    if state["phase"] == "activation":
-        if state["active"]:
-            return state["active"]["side"]
-        return state["draw"]["speaker"]
-    if state["phase"] == "combat" and state["combat"]:
-        if state["combat"]["current"] is None:
-            return state["combat"]["picker"]
-        return None
-    return None
+    """The side the game waits for now (None: both, or either).
+
+    The rules say it (``rules.game.waiting_for``); this only picks the one.
+    """
+    waiting = waiting_for(state)
+    return next(iter(waiting)) if len(waiting) == 1 else None
 
 
 def _labels(state: Mapping[str, Any]) -> dict[str, str]:

@@ -425,20 +425,27 @@ def _rolled(game: Game, action: int) -> bool:
     )
 
 
-def pending_undo_request(game: Game) -> dict[str, Any] | None:
+def pending_undo_request(
+    game: Game, latest: Sequence[Mapping[str, Any]] | None = None
+) -> dict[str, Any] | None:
     """The undo asked of the other phone and not answered yet, if any.
 
     A request stands while it is the log's latest event: any action or answer
     after it supersedes it (the action it named is no longer the last one).
+    ``latest``: the log's latest events when the caller has them already.
     """
-    last = game.events.order_by("-seq").first()
-    if last is None or last.kind != "undo_requested":
+    if latest is not None:
+        last = latest[-1] if latest else None
+    else:
+        row = game.events.order_by("-seq").first()
+        last = row.as_rules_event() if row else None
+    if last is None or last["kind"] != "undo_requested":
         return None
     return {
-        "seq": last.seq,
-        "side": last.side,
-        "action": last.payload["action"],
-        "answerer": "b" if last.side == "a" else "a",
+        "seq": last["seq"],
+        "side": last["side"],
+        "action": last["payload"]["action"],
+        "answerer": "b" if last["side"] == "a" else "a",
     }
 
 

@@ -102,7 +102,7 @@ def board_context(
         "can_share": "a" in viewer.roles and game.mode != GameMode.ONE_PHONE,
         "test_form": table_rolls.test_form(state, side),
         "effects": table_rolls.effects_view(state, side),
-        "undo_request": services.pending_undo_request(game),
+        "undo_request": services.pending_undo_request(game, latest=events),
         "undo_confirm": undo_confirm,
     }
 

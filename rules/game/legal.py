@@ -35,8 +35,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.activation import DrawPhase
 from rules.game import state as st
-from rules.game.activation_phase import DrawPhase
 from rules.game.combat_phase import combat_waits_for
 from rules.game.common import State
 from rules.game.engine import COMMAND_TABLE

@@ -357,3 +357,23 @@ def test_IV_C_neither_side_ends_the_combat_for_the_other(
     act(opponent_client, game, side="b", type="end_combat", tap="e2")
     game.refresh_from_db()
     assert game.state["combat"]["current"] is None
+
+
+def test_a_refusal_comes_in_the_players_language(game):
+    """COURIR, refused on a French phone: the engine's message, in French."""
+    from django.test import Client
+
+    from tests.battles.test_games import guest
+
+    game = magistrat_in_contact(game)
+    french = Client(HTTP_ACCEPT_LANGUAGE="fr")
+    guest(french, "owner-key")
+    refused_by_the_view(
+        french,
+        game,
+        "ne peut courir que s&#x27;il est libre de tout adversaire",
+        side="a",
+        type="declare",
+        fighter="a1.1",
+        action="run",
+    )

@@ -105,3 +105,56 @@ def setup_games(count: int) -> None:
         )
     print(json.dumps(games))
     connection.close()
+
+
+def play_until_a_shot(public_id: str, seed: int = 1, limit: int = 200) -> None:
+    """Bot actions until an activated fighter may shoot; it shoots at 5 cm and
+    the test roll is left for a phone (issue #10's undo of a roll)."""
+    import random
+
+    from battles.models.games import Game
+    from battles.services.games import perform_action
+    from rules.game import legal_actions, waiting_for
+    from tests.support.game_bot import next_command
+
+    rng = random.Random(seed)
+    game = Game.objects.get(public_id=public_id)
+    for _ in range(limit):
+        state = game.state
+        if state["phase"] == "activation" and not state["pending"]:
+            side = sorted(waiting_for(state))[0]
+            shots = [e for e in legal_actions(state, side) if e["type"] == "shoot"]
+            if shots:
+                command = {
+                    "type": "shoot",
+                    "fighter": shots[0]["fighter"],
+                    "target": shots[0]["choices"]["target"][0],
+                    "distance_cm": 5,
+                }
+                game = perform_action(game, side, command).game
+                print(json.dumps({"side": side, "version": game.version}))
+                connection.close()
+                return
+            kind = "end_activation" if state["active"] else "draw"
+            command = (
+                {"type": kind}
+                if kind == "end_activation"
+                else {
+                    "type": "draw",
+                    "action": "draw",
+                }
+            )
+        else:
+            side, command = next_command(state, rng)
+        game = perform_action(game, side, command).game
+    raise AssertionError("no shot reached")
+
+
+def last_faces(public_id: str) -> None:
+    """The faces the game's last roll drew."""
+    from battles.models.games import Game
+
+    game = Game.objects.get(public_id=public_id)
+    event = game.events.exclude(dice=[]).order_by("-seq").first()
+    print(json.dumps({"faces": event.dice if event else None}))
+    connection.close()

@@ -1,0 +1,119 @@
+"""Two phones: undoing a roll asks the other phone, and gives the same faces.
+
+Issue #10: "Undoing an action that rolled dice needs the other side's agreement
+in a two-phone game: it is asked on the other phone and shown in the log [...]
+After an undo, the same roll gives the same faces again."
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.browser.conftest import (
+    PageProblems,
+    open_phone,
+    serious_accessibility_violations,
+)
+from tests.support.servers import manage, server_env, shell_json, uvicorn
+
+pytestmark = pytest.mark.browser
+
+LIVE_MS = 5000
+SHOTS = Path("/tmp/shots/10")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Iterator[dict]:
+    database = tmp_path_factory.mktemp("undo") / "site.sqlite3"
+    env = server_env(DATABASE_URL=f"sqlite:///{database}", LIVE_BUS="memory")
+    manage("migrate", "--noinput", env=env)
+    manage("load_demo", env=env)
+    with uvicorn(env) as base:
+        yield {"base": base, "env": env}
+
+
+@pytest.fixture
+def phones(browser) -> Iterator[dict]:
+    problems = PageProblems()
+    opened = {who: open_phone(browser, problems, locale="en-GB") for who in "ab"}
+    yield {who: page for who, (_context, page) in opened.items()} | {
+        "problems": problems
+    }
+    for _context, page in opened.values():
+        page.goto("about:blank")
+    for context, _page in opened.values():
+        context.close()
+
+
+def shell(code: str, site) -> dict:
+    return shell_json(f"from tests.support.live_setup import *; {code}", site["env"])
+
+
+def board_text(page) -> str:
+    return page.locator("#board").inner_text()
+
+
+def wait_for_text(page, text: str) -> None:
+    page.locator("#board", has_text=text).wait_for(timeout=LIVE_MS)
+
+
+def click_and_settle(page, locator) -> None:
+    with page.expect_response(lambda response: response.request.method == "POST"):
+        locator.click()
+    page.wait_for_timeout(150)
+
+
+def test_undoing_a_roll_asks_the_other_phone_and_the_same_faces_come_back(site, phones):
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    game = shell("setup_game()", site)
+    public_id = game["public_id"]
+    shot = shell(f"play_until_a_shot({public_id!r})", site)
+    roller = phones[shot["side"]]
+    other = phones["b" if shot["side"] == "a" else "a"]
+    for side, page in (("a", phones["a"]), ("b", phones["b"])):
+        page.context.add_cookies(
+            [
+                {
+                    "name": "sessionid",
+                    "value": game["sessions"][side],
+                    "url": site["base"],
+                }
+            ]
+        )
+        page.goto(f"{site['base']}/games/{public_id}/")
+        page.locator("#live-status[data-state='live']").wait_for(timeout=LIVE_MS)
+
+    # The shooter rolls the test on its phone.
+    click_and_settle(
+        roller, roller.locator(".panel").get_by_role("button", name="Roll")
+    )
+    faces = shell(f"last_faces({public_id!r})", site)["faces"]
+    assert faces
+
+    # Undo: the roll cannot simply be taken back, the other phone is asked.
+    click_and_settle(roller, roller.get_by_role("button", name="Undo my last action"))
+    assert "must agree" in board_text(roller)
+    roller.screenshot(path=str(SHOTS / "undo-asked.png"), caret="initial")
+    wait_for_text(other, "Agree to the undo")
+    assert "asks to undo its last action, which rolled dice" in board_text(other)
+    other.screenshot(path=str(SHOTS / "undo-consent.png"), caret="initial")
+    assert serious_accessibility_violations(other) == []
+
+    # The other phone agrees: the roll is back where it was, shown in the log.
+    click_and_settle(other, other.get_by_role("button", name="Agree to the undo"))
+    wait_for_text(roller, "with Side")
+    assert "the same roll gives the same faces" in board_text(roller)
+    roller.locator(".panel").get_by_role("button", name="Roll").wait_for(
+        timeout=LIVE_MS
+    )
+    roller.screenshot(path=str(SHOTS / "undo-agreed.png"), caret="initial")
+
+    # Rolled again: the same faces, not new dice.
+    click_and_settle(
+        roller, roller.locator(".panel").get_by_role("button", name="Roll")
+    )
+    assert shell(f"last_faces({public_id!r})", site)["faces"] == faces
+    assert phones["problems"].items == [], "\n".join(phones["problems"].items)
