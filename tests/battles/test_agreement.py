@@ -15,7 +15,12 @@ from battles.services.agreement import (
     dispute_result,
     pending_confirmation,
 )
-from battles.services.games import GameError, perform_action, undo_last_action
+from battles.services.games import (
+    GameError,
+    answer_undo,
+    perform_action,
+    undo_last_action,
+)
 from tests.support.game_bot import next_command
 from tests.support.live import (
     OPPONENT,
@@ -119,7 +124,9 @@ def test_an_undone_wound_waits_no_more(wounded):
         e.seq for e in GameEvent.objects.filter(action=wound.action)
     ):
         pytest.skip("another action followed the wound in this game")
-    undo_last_action(game, roller)
+    # Undoing a roll on two phones asks the other phone first (issue #10).
+    assert undo_last_action(game, roller).undo_requested
+    answer_undo(game, "b" if roller == "a" else "a", agree=True)
     game.refresh_from_db()
     assert pending_confirmation(game, victim) == []
 
