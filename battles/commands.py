@@ -15,6 +15,11 @@ from typing import Any
 from django.http import QueryDict
 from django.utils.translation import gettext as _
 
+from battles.forms.games import (
+    CharacteristicTestForm,
+    LastingEffectForm,
+    ScatterForm,
+)
 from battles.validation import (
     FieldError,
     check_float,
@@ -93,6 +98,15 @@ def _bool(data: QueryDict, name: str) -> bool:
     return data.get(name, "") in ("1", "true", "on", "yes")
 
 
+def _form_command(form_class, data: QueryDict) -> dict[str, Any]:
+    """A command's fields read by a thin form; its first error, next to its field."""
+    form = form_class(data)
+    if not form.is_valid():
+        field, errors = next(iter(form.errors.items()))
+        raise FieldError(str(errors[0]), "" if field == "__all__" else field)
+    return form.command()
+
+
 def _fields(data: QueryDict, command_type: str) -> dict[str, Any]:
     get: dict[str, Callable[[], dict[str, Any]]] = {
         "set_sequence": lambda: {"order": _list(data, "order")},
@@ -145,6 +159,18 @@ def _fields(data: QueryDict, command_type: str) -> dict[str, Any]:
             "key": check_text(data.get("key"), "key", max_length=200),
             "rallied": _bool(data, "rallied"),
             "value": _int(data, "value", 0, 99) if data.get("value") else None,
+            "pay": _bool(data, "pay"),
+            **(
+                {"difficulty": _int(data, "difficulty", 1, 30)}
+                if data.get("difficulty")
+                else {}
+            ),
+        },
+        "characteristic_test": lambda: _form_command(CharacteristicTestForm, data),
+        "scatter": lambda: _form_command(ScatterForm, data),
+        "record_effect": lambda: _form_command(LastingEffectForm, data),
+        "end_effect": lambda: {
+            "effect": check_text(data.get("effect"), "effect", max_length=60)
         },
         "set_mystic": lambda: {
             "fighter": _text(data, "fighter"),

@@ -12,7 +12,10 @@ from battles.models.armies import Army
 from battles.models.games import DiceMode, GameMode
 from battles.models.identity import Owner
 from battles.validation import CheckedForm
-from rules.game.state import MAX_TURNS
+from rules.game.state import CHARACTERISTICS, MAX_TURNS
+from rules.game.table_rolls import MAX_DIFFICULTY, MAX_LABEL, MAX_MODIFIER, USES
+from rules.game.upkeep_phase import DURATIONS, EFFECT_KINDS, MAX_EFFECT_TURNS, MAX_NAME
+from rules.several_dice import MAX_DICE
 
 
 def playable_armies(owner: Owner):
@@ -87,3 +90,139 @@ class NewGameForm(CheckedForm):
             "player_b": data["player_b"],
             "require_confirmation": data["require_confirmation"],
         }
+
+
+# --- Tests rolled at the table (II-A), the scatter (II-C-5), lasting effects ---
+# Thin forms: they check each field's type and range, with a message next to
+# the field; the rules then check the fighter, its characteristic and its side.
+
+_CODES = [(code, code) for code in CHARACTERISTICS]
+
+
+def _range_messages(message) -> dict[str, Any]:
+    return {"min_value": message, "max_value": message, "invalid": message}
+
+
+class CharacteristicTestForm(CheckedForm):
+    """A test of any characteristic (II-A): difficulty or opposed fighter."""
+
+    fighter = forms.CharField(label=_("Fighter"), max_length=24)
+    characteristic = forms.ChoiceField(label=_("Characteristic"), choices=_CODES)
+    difficulty = forms.IntegerField(
+        label=_("Difficulty"),
+        min_value=1,
+        max_value=MAX_DIFFICULTY,
+        required=False,
+        error_messages=_range_messages(_("A difficulty counts 1 to 30 (II-A-3).")),
+    )
+    opponent = forms.CharField(
+        label=_("Opposing fighter"), max_length=24, required=False
+    )
+    opponent_characteristic = forms.ChoiceField(
+        label=_("Their characteristic"), choices=[("", "—"), *_CODES], required=False
+    )
+    dice = forms.IntegerField(
+        label=_("Dice"),
+        min_value=1,
+        max_value=MAX_DICE,
+        required=False,
+        error_messages=_range_messages(_("A test rolls 1 to 5 dice (II-A-2).")),
+    )
+    modifier = forms.IntegerField(
+        label=_("Circumstance modifier"),
+        min_value=-MAX_MODIFIER,
+        max_value=MAX_MODIFIER,
+        required=False,
+        error_messages=_range_messages(
+            _("A circumstance modifier counts -10 to +10 (II-A-4).")
+        ),
+    )
+    use = forms.ChoiceField(label=_("What for"), choices=[(u, u) for u in USES])
+    label = forms.CharField(
+        label=_("In a few words"), max_length=MAX_LABEL, required=False
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if (
+            not self.errors
+            and data.get("difficulty") is None
+            and not data.get("opponent")
+        ):
+            self.add_error(
+                "difficulty", _("Give a difficulty, or an opposing fighter (II-A-3).")
+            )
+        return data
+
+    def command(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        command = {
+            "fighter": data["fighter"],
+            "characteristic": data["characteristic"],
+            "dice": data["dice"] or 1,
+            "modifier": data["modifier"] or 0,
+            "use": data["use"],
+            "label": data["label"],
+        }
+        if data["opponent"]:
+            command["opponent"] = data["opponent"]
+            if data["opponent_characteristic"]:
+                command["opponent_characteristic"] = data["opponent_characteristic"]
+        else:
+            command["difficulty"] = data["difficulty"]
+        return command
+
+
+class ScatterForm(CheckedForm):
+    """A scatter roll (II-C-5), with what scatters."""
+
+    label = forms.CharField(
+        label=_("What scatters"), max_length=MAX_LABEL, required=False
+    )
+
+    def command(self) -> dict[str, Any]:
+        return {"label": self.cleaned_data["label"]}
+
+
+class LastingEffectForm(CheckedForm):
+    """A lasting effect on a fighter (II-C-3), its duration and upkeep."""
+
+    fighter = forms.CharField(label=_("On fighter"), max_length=24)
+    name = forms.CharField(label=_("Effect"), max_length=MAX_NAME)
+    kind = forms.ChoiceField(label=_("Kind"), choices=[(k, k) for k in EFFECT_KINDS])
+    active = forms.BooleanField(label=_("Active skill"), required=False)
+    duration = forms.ChoiceField(
+        label=_("Duration"), choices=[(d, d) for d in DURATIONS]
+    )
+    turns = forms.IntegerField(
+        label=_("Turns"),
+        min_value=1,
+        max_value=MAX_EFFECT_TURNS,
+        required=False,
+        error_messages=_range_messages(_("An effect lasts 1 to 20 turns.")),
+    )
+    cost = forms.IntegerField(
+        label=_("Upkeep cost (Entretien/X)"),
+        min_value=0,
+        max_value=99,
+        required=False,
+        error_messages=_range_messages(_("An upkeep cost counts 0 to 99.")),
+    )
+    caster = forms.CharField(label=_("Paid by"), max_length=24, required=False)
+
+    def command(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        command = {
+            "fighter": data["fighter"],
+            "name": data["name"],
+            "kind": data["kind"],
+            "active": data["active"],
+            "duration": data["duration"],
+        }
+        if data["duration"] == "turns":
+            command["turns"] = data["turns"]
+        if data["duration"] == "upkeep":
+            command["cost"] = data["cost"]
+            if data["caster"]:
+                command["caster"] = data["caster"]
+        return command

@@ -16,6 +16,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from battles.presenters.game import tests as table_rolls
 from battles.presenters.words import (
     CONDITIONS,
     DRAW_ACTIONS,
@@ -464,7 +465,7 @@ def _combat_panel(state, side) -> Panel:
     )
 
 
-def _upkeep_panel(state) -> Panel:
+def _upkeep_panel(state, side=None) -> Panel:
     upkeep = state["upkeep"]
     from django.utils.translation import get_language
 
@@ -489,6 +490,7 @@ def _upkeep_panel(state) -> Panel:
                 "rally": item["step"] == "rally",
                 "reserve": reserve,
                 "current": current,
+                **table_rolls.upkeep_extras(state, item, side),
             }
         )
     return Panel(
@@ -511,7 +513,9 @@ def build_panel(
     if side is None:
         return Panel("watch", title=_("You are watching this game."))
     if pending:
-        if pending["kind"] in ("test", "opposed") and pending.get("roll"):
+        if pending.get("purpose") == "characteristic":
+            panel = table_rolls.pending_panel(state, pending)
+        elif pending["kind"] in ("test", "opposed") and pending.get("roll"):
             panel = _six_panel(state, pending)
         elif pending["kind"] in ("test", "opposed", "wound", "split"):
             panel = _roll_panel(state, pending)
@@ -549,7 +553,7 @@ def build_panel(
             return _wait(state, panel)
         return panel
     if phase == "upkeep":
-        return _upkeep_panel(state)
+        return _upkeep_panel(state, side)
     return Panel("wait")
 
 

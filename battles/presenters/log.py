@@ -14,6 +14,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from battles.presenters.game.tests import describe as describe_table_roll
 from battles.presenters.words import (
     RANGE_BANDS,
     action_word,
@@ -57,6 +58,9 @@ def _describe(
     p = event.get("payload") or {}
     side = event.get("side")
     who = side_word(side) if side else ""
+    table_roll = describe_table_roll(event, labels)  # tests, scatter, effects
+    if table_roll is not None:
+        return table_roll
     mine = side in viewer_sides
     if kind == "game_started":
         sides = p["state"]["sides"]

@@ -112,6 +112,10 @@ def pending_title(pending: dict, labels: dict[str, str]) -> str:
 
     if purpose == "tactics":
         return gettext("Tactics roll")
+    if purpose == "characteristic":  # any test rolled at the table (II-A)
+        from battles.presenters.game.tests import test_title
+
+        return test_title(pending, labels)
     if purpose == "shot":
         return gettext("%(shooter)s shoots %(target)s") % {
             "shooter": name("fighter"),

@@ -366,7 +366,7 @@ def perform_action(
         if repeat is not None:
             return repeat
         if locked.dice_mode == DiceMode.ENTERED and faces is None:
-            faces_needed = command.get("type") in ("roll", "reroll")
+            faces_needed = command.get("type") in ("roll", "reroll", "scatter")
             if faces_needed:
                 raise GameError(
                     _("Enter the faces of the dice you rolled."), field="faces"
@@ -376,6 +376,13 @@ def perform_action(
             if faces is not None
             else SeededDice(roll_dice_seed(locked, locked.state.get("rolls", 0)))
         )
+        if (
+            faces is None
+            and locked.dice_mode == DiceMode.ENTERED
+            and command.get("type") == "tick_upkeep"
+        ):
+            # Real dice: an upkeep item with a roll (Régénération/X) asks for it.
+            source = ScriptedDice([])
         dice = RecordingDice(source)
         raw_events, new_state = decide_and_fold(locked.state, side, command, dice)
         rows = _append(

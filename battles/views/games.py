@@ -28,6 +28,7 @@ from battles.presenters.board import (
     pile_counts,
     status_line,
 )
+from battles.presenters.game import tests as table_rolls
 from battles.presenters.log import log_lines
 from battles.presenters.words import rules_text
 from battles.services import games as services
@@ -101,6 +102,8 @@ def board_context(
         "summary": services.game_summary(game) if game.finished else None,
         "to_confirm": _results_to_confirm(game, viewer),
         "can_share": "a" in viewer.roles and game.mode != GameMode.ONE_PHONE,
+        "test_form": table_rolls.test_form(state, side),
+        "effects": table_rolls.effects_view(state, side),
         "undo_request": services.pending_undo_request(game, latest=events),
         "undo_confirm": undo_confirm,
     }

@@ -23,6 +23,7 @@ from rules.game.common import (
     wound_modifiers,
 )
 from rules.game.pending import test_pending
+from rules.game.table_rolls import offer_courage_test
 from rules.movement import (
     Adversary,
     Disengager,
@@ -355,6 +356,8 @@ def declare(batch: Batch, side: str, command: Command) -> None:
             charged=action == "charge",
         )
     batch.emit("action_declared", payload)
+    if action in ("charge", "engagement"):
+        offer_courage_test(batch, side, fighter_id, payload["targets"])
 
 
 def disengagement_check(

@@ -73,7 +73,20 @@ from rules.game.strategic_phase import (
     set_sequence,
     tactics_candidates,
 )
-from rules.game.upkeep_phase import legal_tick_upkeep, tick_upkeep
+from rules.game.table_rolls import (
+    characteristic_test,
+    legal_characteristic_test,
+    legal_scatter,
+    scatter,
+)
+from rules.game.upkeep_phase import (
+    end_effect,
+    legal_end_effect,
+    legal_record_effect,
+    legal_tick_upkeep,
+    record_effect,
+    tick_upkeep,
+)
 
 
 def _set_routed(batch: Batch, side: str, command: Command) -> None:
@@ -223,7 +236,6 @@ def _register_all() -> None:
         ("attack", declare_attack, legal_attack, False),
         ("parry", parry, legal_parry, False),
         ("end_combat", end_combat, legal_end_combat, False),
-        ("tick_upkeep", tick_upkeep, legal_tick_upkeep, False),
         ("set_routed", _set_routed, _legal_set_routed, True),
         ("set_mystic", _set_mystic, _legal_set_mystic, True),
         ("concede", _concede, _legal_concede, True),
@@ -243,6 +255,21 @@ def _register_all() -> None:
     )
     for kind, handler, legal, anytime in table:
         register_command(kind, _no_dice(handler), legal, anytime=anytime)
+    # The upkeep checklist: Régénération/X's roll comes from the game's dice.
+    register_command("tick_upkeep", tick_upkeep, legal_tick_upkeep)
+    # Tests rolled at the table (II-A), the scatter (II-C-5) and lasting
+    # effects (II-C-3): a side may do them whenever nothing is under way.
+    register_command(
+        "characteristic_test",
+        _no_dice(characteristic_test),
+        legal_characteristic_test,
+        anytime=True,
+    )
+    register_command("scatter", scatter, legal_scatter, anytime=True)
+    register_command(
+        "record_effect", _no_dice(record_effect), legal_record_effect, anytime=True
+    )
+    register_command("end_effect", _no_dice(end_effect), legal_end_effect, anytime=True)
 
 
 _register_all()
@@ -297,6 +324,7 @@ def new_game_event(setup: Mapping[str, Any]) -> dict[str, Any]:
     initial = st.new_state(setup)
     initial.setdefault("engaged", [])
     initial.setdefault("defence_only", [])
+    initial.setdefault("effects", [])
     initial.setdefault("rolls", 0)  # the count of rolls that seeds the dice
     return {"kind": "game_started", "side": None, "payload": {"state": initial}}
 

@@ -143,6 +143,31 @@ def _upkeep_ticked(state: State, payload: Mapping[str, Any]) -> None:
     upkeep["ticked"] = [*upkeep["ticked"], payload["key"]]
     for change in payload.get("changes", []):
         _set_fighter(state, change)
+    effect = payload.get("effect")
+    if effect:
+        effects = state.get("effects", [])
+        if effect.get("ends"):
+            state["effects"] = [e for e in effects if e["id"] != effect["id"]]
+        elif "turns_left" in effect:
+            state["effects"] = [
+                {**e, "turns_left": effect["turns_left"]}
+                if e["id"] == effect["id"]
+                else e
+                for e in effects
+            ]
+
+
+def _effect_recorded(state: State, payload: Mapping[str, Any]) -> None:
+    state["effects"] = [*state.get("effects", []), copy_state(payload["effect"])]
+
+
+def _effect_ended(state: State, payload: Mapping[str, Any]) -> None:
+    effects = state.get("effects", [])
+    state["effects"] = [e for e in effects if e["id"] != payload["id"]]
+
+
+def _nothing(state: State, payload: Mapping[str, Any]) -> None:
+    """An event that only logs a roll (a scatter, II-C-5)."""
 
 
 def _turn_started(state: State, payload: Mapping[str, Any]) -> None:
@@ -197,6 +222,10 @@ EVOLVERS: dict[str, Callable[[State, Mapping[str, Any]], None]] = {
     "upkeep_ticked": _upkeep_ticked,
     "turn_started": _turn_started,
     "game_finished": _game_finished,
+    "opposed_resolved": _assign("pending"),
+    "scatter_rolled": _nothing,
+    "effect_recorded": _effect_recorded,
+    "effect_ended": _effect_ended,
     "dice_drawn": _dice_drawn,
 }
 

@@ -41,6 +41,7 @@ from rules.game.combat_phase import combat_waits_for
 from rules.game.common import State
 from rules.game.engine import COMMAND_TABLE
 from rules.game.rolling import six_decider
+from rules.game.upkeep_phase import upkeep_waits_for
 
 Entry = dict[str, Any]
 
@@ -75,9 +76,8 @@ def waiting_for(state: State) -> set[str]:
     if phase == "combat":
         return combat_waits_for(state)
     if phase == "upkeep":
-        # Who ticks which item of the checklist is the upkeep's own rule;
-        # until it says otherwise, either player ticks the next item.
-        return set(st.SIDES)
+        # IV-D: each side ticks its own fighters' items; a marker, either.
+        return upkeep_waits_for(state)
     return set()
 
 
@@ -95,7 +95,13 @@ def legal_actions(state: State, side: str) -> list[Entry]:
 
 
 # What ``decide`` reads when a command leaves the field out.
-DEFAULTS: dict[str, Any] = {"method": "INI", "contact": False, "parry": False}
+DEFAULTS: dict[str, Any] = {
+    "method": "INI",
+    "contact": False,
+    "parry": False,
+    "use": "other",  # a test rolled at the table (II-A): what for
+    "pay": False,  # an upkept effect (II-C-3): not paid unless said
+}
 
 
 def _among(value: Any, allowed: list[Any]) -> bool:

@@ -127,6 +127,10 @@ def choice_odds(pending: Mapping[str, Any]) -> dict[str, str] | None:
     """The odds of keeping and of rerolling the six showing, when there is one."""
     if not pending or not pending.get("roll"):
         return None
+    if pending["kind"] == "check":
+        from rules.game.table_rolls import check_choice
+
+        return check_choice(pending)
     if pending["kind"] == "test":
         roll = test_roll_of(pending)
         if not roll.awaiting_choice:

@@ -32,6 +32,12 @@ from rules.game.pending import (
     test_roll_of,
     wound_pending,
 )
+from rules.game.table_rolls import (
+    decide_check,
+    opposed_finished,
+    roll_check,
+)
+from rules.several_dice import DiceTest
 from rules.wounds import STEPS_TO_DIE, wound_roll
 
 
@@ -39,7 +45,7 @@ def legal_roll(state: State, side: str) -> list[dict[str, Any]]:
     pending = state["pending"]
     if (
         not pending
-        or pending["kind"] not in ("test", "opposed", "wound", "split")
+        or pending["kind"] not in ("test", "opposed", "wound", "split", "check")
         or pending.get("roll")
         or pending["side"] not in (None, side)
     ):
@@ -53,9 +59,12 @@ def six_decider(state: State) -> str | None:
     if (
         not pending
         or not pending.get("roll")
-        or pending["kind"] not in ("test", "opposed")
+        or pending["kind"] not in ("test", "opposed", "check")
     ):
         return None
+    if pending["kind"] == "check":  # a test rolled at the table (II-A-2)
+        roll = DiceTest.from_dict(pending["roll"])
+        return pending["side"] if roll.awaiting_choice else None
     if pending["kind"] == "test":
         if not test_roll_of(pending).awaiting_choice:
             return None
@@ -75,6 +84,9 @@ def legal_keep(state: State, side: str) -> list[dict[str, Any]]:
 def roll_dice(batch: Batch, side: str, command: Command, dice: DiceSource) -> None:
     state = batch.state
     pending = state["pending"]
+    if pending and pending["kind"] == "check":
+        roll_check(batch, side, pending, dice)
+        return
     if not pending or pending["kind"] not in ("test", "opposed", "wound", "split"):
         raise IllegalAction(_("There is no roll to make now."))
     if pending.get("roll"):
@@ -106,6 +118,9 @@ def decide_six(
 ) -> None:
     state = batch.state
     pending = state["pending"]
+    if pending and pending["kind"] == "check" and pending.get("roll"):
+        decide_check(batch, side, pending, dice, reroll)
+        return
     if (
         not pending
         or not pending.get("roll")
@@ -164,6 +179,9 @@ def _roll_finished(
     state = batch.state
     purpose = pending["purpose"]
     context = pending["context"]
+    if isinstance(roll, OpposedRoll) and purpose == "characteristic":
+        opposed_finished(batch, pending, roll)
+        return
     if isinstance(roll, OpposedRoll):
         result = roll.result()
         batch.emit(

@@ -44,7 +44,12 @@ def summarize(state: State, events: Sequence[Mapping[str, Any]]) -> dict[str, An
             sides[side]["tests"] += 1
             sides[side]["successes"] += int(payload["success"])
             sides[side]["expected"] += _fraction(payload["odds"])
-        elif kind == "tactics_won":
+        elif kind == "upkeep_ticked" and payload.get("regeneration"):
+            roll = payload["regeneration"]  # Régénération/X's roll (IV-D-3)
+            sides[roll["side"]]["tests"] += 1
+            sides[roll["side"]]["successes"] += int(roll["success"])
+            sides[roll["side"]]["expected"] += _fraction(roll["odds"])
+        elif kind in ("tactics_won", "opposed_resolved"):
             p_a = _fraction(payload["odds"])
             for side, p in (("a", p_a), ("b", 1 - p_a)):
                 sides[side]["tests"] += 1

@@ -1,13 +1,97 @@
-"""The upkeep phase (IV-D): the checklist ticked in order, then the next turn."""
+"""The upkeep phase (IV-D): the checklist ticked in order, then the next turn.
+
+Each side ticks and fills in its own fighters' items only; items that belong
+to no side (markers, IV-D-3-6) may be ticked by either. A routed fighter's
+rally (IV-D-1) is a Courage test rolled in the game; a Régénération/X skill
+(IV-D: "jets de dés liés à certaines compétences : « Régénération/X »")
+offers its roll; the lasting effects a player recorded (II-C-3 durations)
+come in the order of IV-D-3, their upkeep paid or not, and end when their
+duration runs out.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from rules.errors import IllegalAction, Words, _
 from rules.game import state as st
-from rules.game.common import Batch, Command, State, require_phase
-from rules.upkeep import UpkeepFighter, upkeep_checklist
+from rules.game.common import (
+    Batch,
+    Command,
+    faces_from,
+    fraction_text,
+    require_no_pending,
+    require_phase,
+)
+from rules.tactics import parse_skill
+from rules.upkeep import UpkeepFighter, UpkeepStep, upkeep_checklist
+
+STEP_ORDER = [step.name.lower() for step in UpkeepStep]
+EFFECT_KINDS = ("harmful", "skill", "spell", "miracle", "other")
+DURATIONS = ("end_of_turn", "turns", "permanent", "upkeep")
+MAX_EFFECT_TURNS = 20
+MAX_EFFECTS = 60
+MAX_NAME = 60
+# XII (the skills) is not among the seeds: how Régénération/X heals is the
+# table's convention, cited as such.
+REGENERATION_CONVENTION = "IV-D-3, XII"
+
+
+def _regeneration(skill_text: str | None) -> int | None:
+    """X of a "Régénération/X" skill, or None."""
+    if not skill_text:
+        return None
+    skill = parse_skill(skill_text)
+    if skill.key == "regeneration" and isinstance(skill.value, int):
+        return skill.value
+    return None
+
+
+def _effect_step(effect: Mapping[str, Any]) -> str:
+    """IV-D-3: 1 harmful, 2 passive skills, 3 active skills, 4 other effects."""
+    if effect["kind"] == "harmful":
+        return "harmful"
+    if effect["kind"] == "skill":
+        return "active" if effect.get("active") else "passive"
+    return "other"
+
+
+def _duration_words(effect: Mapping[str, Any]) -> tuple[str, str]:
+    duration = effect["duration"]
+    if duration == "turns":
+        left = effect["turns_left"]
+        return f"{left} tour(s) restant(s)", f"{left} turn(s) left"
+    if duration == "upkeep":
+        resource_fr = "mana" if effect["resource"] == "mana" else "Foi temporaire"
+        resource_en = "mana" if effect["resource"] == "mana" else "temporary faith"
+        return (
+            f"Entretien/{effect['cost']} : {effect['cost']} {resource_fr}",
+            f"Upkeep/{effect['cost']}: {effect['cost']} {resource_en}",
+        )
+    if duration == "permanent":
+        return "permanent", "permanent"
+    return "fin du tour", "end of turn"
+
+
+def effect_item(state: Mapping[str, Any], effect: Mapping[str, Any]) -> dict:
+    """The upkeep checklist's line for a lasting effect (II-C-3, IV-D-3)."""
+    label = state["fighters"][effect["fighter"]]["label"]
+    step = _effect_step(effect)
+    section = UpkeepStep[step.upper()].section
+    fr, en = _duration_words(effect)
+    return {
+        "key": f"effect:{effect['id']}",
+        "step": step,
+        "section": section,
+        "label_fr": f"{effect['name']} sur {label} ({fr})",
+        "label_en": f"{effect['name']} on {label} ({en})",
+        "fighter": effect["fighter"],
+        "side": effect["side"],
+        "effect": effect["id"],
+        "regeneration": effect.get("roll"),
+    }
 
 
 def start_upkeep(batch: Batch) -> None:
@@ -29,17 +113,32 @@ def start_upkeep(batch: Batch) -> None:
             )
         )
     by_label = {d["label"]: f for f, d in state["fighters"].items()}
-    items = [
-        {
-            "key": item.key,
-            "step": item.step.name.lower(),
-            "section": item.section,
-            "label_fr": item.label_fr,
-            "label_en": item.label_en,
-            "fighter": by_label.get(item.fighter) if item.fighter else None,
-        }
-        for item in upkeep_checklist(fighters)
-    ]
+    items = []
+    for item in upkeep_checklist(fighters):
+        fighter_id = by_label.get(item.fighter) if item.fighter else None
+        step = item.step.name.lower()
+        items.append(
+            {
+                "key": item.key,
+                "step": step,
+                "section": item.section,
+                "label_fr": item.label_fr,
+                "label_en": item.label_en,
+                "fighter": fighter_id,
+                # Markers belong to no side: either player may remove them.
+                "side": (
+                    state["fighters"][fighter_id]["side"]
+                    if fighter_id and step != "markers"
+                    else None
+                ),
+                "regeneration": _regeneration(item.effect),
+            }
+        )
+    for effect in state.get("effects", []):
+        if not state["fighters"][effect["fighter"]]["eliminated"]:
+            items.append(effect_item(state, effect))
+    # A stable sort: IV-D-3's order between steps, the given order within one.
+    items.sort(key=lambda i: STEP_ORDER.index(i["step"]))
     batch.emit(
         "step_changed", {"phase": "upkeep", "step": "checklist", "pending": None}
     )
@@ -48,19 +147,7 @@ def start_upkeep(batch: Batch) -> None:
         _end_turn(batch)
 
 
-def legal_tick_upkeep(state: State, side: str) -> list[dict[str, Any]]:
-    upkeep = state["upkeep"]
-    if state["phase"] != "upkeep" or not upkeep:
-        return []
-    remaining = [i for i in upkeep["items"] if i["key"] not in upkeep["ticked"]]
-    if not remaining:
-        return []
-    return [{"type": "tick_upkeep", "choices": {"key": [remaining[0]["key"]]}}]
-
-
-def tick_upkeep(batch: Batch, side: str, command: Command) -> None:
-    state = batch.state
-    require_phase(state, "upkeep")
+def _next_item(state: Mapping[str, Any], command: Command) -> dict[str, Any]:
     upkeep = state["upkeep"]
     key = command.get("key")
     remaining = [i for i in upkeep["items"] if i["key"] not in upkeep["ticked"]]
@@ -77,10 +164,40 @@ def tick_upkeep(batch: Batch, side: str, command: Command) -> None:
             item=Words(remaining[0]["label_en"], remaining[0]["label_fr"]),
             section=remaining[0]["section"],
         )
-    changes = []
+    return item
+
+
+def item_side(state: Mapping[str, Any], item: Mapping[str, Any]) -> str | None:
+    """The side that ticks an upkeep item (None: either, IV-D-3-6 markers)."""
+    if "side" in item:
+        return item["side"]
+    if item.get("fighter") and item["step"] != "markers":
+        return state["fighters"][item["fighter"]]["side"]
+    return None
+
+
+def tick_upkeep(batch: Batch, side: str, command: Command, dice=None) -> None:
+    state = batch.state
+    require_phase(state, "upkeep")
+    require_no_pending(state)
+    item = _next_item(state, command)
+    owner = item_side(state, item)
+    if owner not in (None, side):
+        raise IllegalAction(
+            _("Side {side} does this upkeep item: its own fighter's."),
+            side=owner.upper(),
+        )
+    changes: list[dict[str, Any]] = []
     fighter_id = item["fighter"]
-    if item["step"] == "rally" and fighter_id and command.get("rallied"):
-        changes.append({"fighter": fighter_id, "changes": {"routed": False}})
+    extra: dict[str, Any] = {}
+    if item["step"] == "rally" and fighter_id:
+        if st.value_of(state, fighter_id, "COU") is not None:
+            _start_rally_test(batch, side, item, command)
+            return
+        # No Courage on the card (a fearsome fighter): the players say.
+        if command.get("rallied"):
+            changes.append({"fighter": fighter_id, "changes": {"routed": False}})
+        extra["rallied"] = bool(command.get("rallied"))
     if item["step"] in ("faith", "mana") and fighter_id:
         value = command.get("value")
         if value is not None:
@@ -92,25 +209,301 @@ def tick_upkeep(batch: Batch, side: str, command: Command) -> None:
                 raise IllegalAction(_("A mystic reserve counts 0 to 99."))
             changes.append({"fighter": fighter_id, "changes": {item["step"]: value}})
     if item["step"] == "markers" and fighter_id:
-        if key.endswith(":sonné"):
+        if item["key"].endswith(":sonné"):
             changes.append({"fighter": fighter_id, "changes": {"stunned": False}})
-        elif key.endswith(":chargé"):
+        elif item["key"].endswith(":chargé"):
             changes.append({"fighter": fighter_id, "changes": {"charged": False}})
+    if item.get("effect"):
+        extra.update(_effect_upkeep(state, item, command, changes))
+    if item.get("regeneration") and fighter_id:
+        extra.update(_regeneration_roll(state, item, dice, changes))
+    _emit_tick(batch, item, changes, extra)
+
+
+def _emit_tick(
+    batch: Batch,
+    item: Mapping[str, Any],
+    changes: list[dict[str, Any]],
+    extra: Mapping[str, Any],
+) -> None:
+    remaining = [
+        i
+        for i in batch.state["upkeep"]["items"]
+        if i["key"] not in batch.state["upkeep"]["ticked"]
+    ]
     batch.emit(
         "upkeep_ticked",
         {
-            "key": key,
+            "key": item["key"],
             "label_en": item["label_en"],
             "label_fr": item["label_fr"],
             "section": item["section"],
             "changes": changes,
-            "rallied": bool(command.get("rallied"))
-            if item["step"] == "rally"
-            else None,
+            "rallied": extra.get("rallied"),
+            **{k: v for k, v in extra.items() if k != "rallied"},
         },
     )
     if len(remaining) == 1:
         _end_turn(batch)
+
+
+# --- IV-D-1: the rally, a Courage test --------------------------------------
+
+
+def _start_rally_test(
+    batch: Batch, side: str, item: Mapping[str, Any], command: Command
+) -> None:
+    """IV-D-1: the routed fighter's rally is a Courage test rolled in the game.
+
+    IX-E (its rules) is not among the seeds: the players give the difficulty
+    (their table's convention; the board suggests the highest fear in play).
+    """
+    from rules.game.table_rolls import MAX_DIFFICULTY, check_pending
+
+    difficulty = command.get("difficulty")
+    if (
+        isinstance(difficulty, bool)
+        or not isinstance(difficulty, int)
+        or not 1 <= difficulty <= MAX_DIFFICULTY
+    ):
+        raise IllegalAction(
+            _("A difficulty counts {low} to {high} (II-A-3)."),
+            low=1,
+            high=MAX_DIFFICULTY,
+        )
+    batch.emit(
+        "pending_set",
+        {
+            "pending": check_pending(
+                batch.state,
+                side=side,
+                fighter=item["fighter"],
+                characteristic="COU",
+                difficulty=difficulty,
+                use="rally",
+                section="IV-D-1",
+                extra={"upkeep_key": item["key"]},
+            )
+        },
+    )
+
+
+def finish_rally(batch: Batch, key: str, rallied: bool) -> None:
+    """The rally test is rolled: tick the item, the fighter rallies or not."""
+    item = next(i for i in batch.state["upkeep"]["items"] if i["key"] == key)
+    changes = []
+    if rallied:
+        changes.append({"fighter": item["fighter"], "changes": {"routed": False}})
+    _emit_tick(batch, item, changes, {"rallied": rallied})
+
+
+def suggested_rally_difficulty(state: Mapping[str, Any], fighter_id: str) -> int | None:
+    """The highest PEUR among the fighter's living adversaries (a suggestion)."""
+    side = state["fighters"][fighter_id]["side"]
+    fears = [
+        st.value_of(state, f, "PEUR") for f in st.fighters_of(state, st.other(side))
+    ]
+    fears = [int(f) for f in fears if f is not None]
+    return max(fears) if fears else None
+
+
+# --- Régénération/X -----------------------------------------------------------
+
+
+def regeneration_odds(threshold: int) -> Fraction:
+    """P(1d6 >= X), the natural face of one die, never rerolled."""
+    return Fraction(max(0, min(6, 7 - threshold)), 6)
+
+
+def _regeneration_roll(
+    state: Mapping[str, Any], item: Mapping[str, Any], dice, changes: list
+) -> dict[str, Any]:
+    """Régénération/X: a wounded fighter rolls 1d6; X or more heals one wound
+    step (XII is not among the seeds: the table's convention)."""
+    fighter = state["fighters"][item["fighter"]]
+    if fighter["steps"] <= 0 or dice is None:
+        return {"regeneration": None}
+    threshold = int(item["regeneration"])
+    face = faces_from(dice, 1)[0]
+    success = face >= threshold
+    if success:
+        changes.append(
+            {"fighter": item["fighter"], "changes": {"steps": fighter["steps"] - 1}}
+        )
+    return {
+        "regeneration": {
+            "side": fighter["side"],
+            "fighter": item["fighter"],
+            "label": fighter["label"],
+            "faces": [face],
+            "difficulty": threshold,
+            "success": success,
+            "odds": fraction_text(regeneration_odds(threshold)),
+            "section": REGENERATION_CONVENTION,
+        }
+    }
+
+
+# --- lasting effects (II-C-3, IV-D-3) -----------------------------------------
+
+
+def _effect_upkeep(
+    state: Mapping[str, Any], item: Mapping[str, Any], command: Command, changes: list
+) -> dict[str, Any]:
+    """What the upkeep does to a lasting effect (II-C-3).
+
+    "Entretien/X": the caster pays X (mana for a spell, temporary faith for a
+    miracle) to make it last through the next turn, or it ends. N turns:
+    one turn less, over at 0. End of turn: over. Permanent: stays.
+    """
+    effect = next(e for e in state.get("effects", []) if e["id"] == item["effect"])
+    duration = effect["duration"]
+    if duration == "upkeep":
+        if command.get("pay"):
+            caster = state["fighters"][effect["caster"]]
+            reserve = caster.get(effect["resource"])
+            if caster["eliminated"] or reserve is None or reserve < effect["cost"]:
+                raise IllegalAction(
+                    _("{fighter} cannot pay {cost}: not enough left."),
+                    fighter=caster["label"],
+                    cost=effect["cost"],
+                )
+            changes.append(
+                {
+                    "fighter": effect["caster"],
+                    "changes": {effect["resource"]: reserve - effect["cost"]},
+                }
+            )
+            return {"effect": {"id": effect["id"], "paid": True, "ends": False}}
+        return {"effect": {"id": effect["id"], "paid": False, "ends": True}}
+    if duration == "turns":
+        left = effect["turns_left"] - 1
+        return {"effect": {"id": effect["id"], "turns_left": left, "ends": left <= 0}}
+    if duration == "permanent":
+        return {"effect": {"id": effect["id"], "ends": False}}
+    return {"effect": {"id": effect["id"], "ends": True}}
+
+
+def _small(value: Any, low: int, high: int, message: str) -> int:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not low <= value <= high
+    ):
+        raise IllegalAction(message, low=low, high=high)
+    return value
+
+
+def record_effect(batch: Batch, side: str, command: Command) -> None:
+    """A player records a lasting effect on a fighter (II-C-3, IV-D-3).
+
+    A spell, a miracle, a harmful effect, a skill (such as Régénération/X) or
+    another effect; its duration (end of turn, N turns, permanent, or
+    "Entretien/X": while its caster pays X mana or temporary faith in each
+    upkeep). The side that records it owns it and does its upkeep.
+    """
+    state = batch.state
+    if state["phase"] == "finished":
+        raise IllegalAction(_("The game is over."))
+    require_no_pending(state)
+    effects = state.get("effects", [])
+    if len(effects) >= MAX_EFFECTS:
+        raise IllegalAction(_("Too many lasting effects: end some first."))
+    target = st.living_fighter(state, command.get("fighter"))
+    name = " ".join(str(command.get("name") or "").split())
+    if not name or len(name) > MAX_NAME:
+        raise IllegalAction(
+            _("Name the effect in 1 to {count} characters."), count=MAX_NAME
+        )
+    kind = command.get("kind")
+    if kind not in EFFECT_KINDS:
+        raise IllegalAction(_("Say what the effect is: spell, miracle, skill..."))
+    if kind == "skill" and target["side"] != side:
+        raise IllegalAction(_("A skill is recorded on one of your own fighters."))
+    duration = command.get("duration")
+    if duration not in DURATIONS:
+        raise IllegalAction(
+            _("Give a duration: end of turn, N turns, permanent or upkeep (II-C-3).")
+        )
+    effect: dict[str, Any] = {
+        "id": f"e{len(effects) + 1}-{state['turn']}-{command.get('fighter')}",
+        "name": name,
+        "kind": kind,
+        "fighter": command["fighter"],
+        "side": side,
+        "duration": duration,
+        "turn": state["turn"],
+        "turns_left": None,
+        "cost": None,
+        "resource": None,
+        "caster": None,
+        "active": bool(command.get("active")) and kind == "skill",
+        "roll": _regeneration(name),
+    }
+    while any(e["id"] == effect["id"] for e in effects):
+        effect["id"] += "'"
+    if duration == "turns":
+        effect["turns_left"] = _small(
+            command.get("turns"),
+            1,
+            MAX_EFFECT_TURNS,
+            _("An effect lasts {low} to {high} turns."),
+        )
+    if duration == "upkeep":
+        caster_id = command.get("caster") or command["fighter"]
+        caster = st.living_fighter(state, caster_id)
+        if caster["side"] != side:
+            raise IllegalAction(_("Its upkeep is paid by one of your own fighters."))
+        resource = "faith" if kind == "miracle" else "mana"
+        if caster.get(resource) is None:
+            raise IllegalAction(
+                _("{fighter} has no such reserve."), fighter=caster["label"]
+            )
+        effect.update(
+            caster=caster_id,
+            resource=resource,
+            cost=_small(
+                command.get("cost"),
+                0,
+                99,
+                _("An upkeep cost counts {low} to {high} (Entretien/X, II-C-3)."),
+            ),
+        )
+    batch.emit(
+        "effect_recorded",
+        {"effect": effect, "label": target["label"], "section": "II-C-3"},
+    )
+
+
+def end_effect(batch: Batch, side: str, command: Command) -> None:
+    """The side that owns a lasting effect ends it (dispelled, cancelled...)."""
+    state = batch.state
+    if state["phase"] == "finished":
+        raise IllegalAction(_("The game is over."))
+    require_no_pending(state)
+    effect = next(
+        (e for e in state.get("effects", []) if e["id"] == command.get("effect")),
+        None,
+    )
+    if effect is None:
+        raise IllegalAction(_("There is no such lasting effect."))
+    if effect["side"] != side:
+        raise IllegalAction(_("That effect is your opponent's to end."))
+    if (
+        state["phase"] == "upkeep"
+        and f"effect:{effect['id']}" not in state["upkeep"]["ticked"]
+        and any(i["key"] == f"effect:{effect['id']}" for i in state["upkeep"]["items"])
+    ):
+        raise IllegalAction(_("Do its upkeep item instead: pay or let it end."))
+    batch.emit(
+        "effect_ended",
+        {
+            "id": effect["id"],
+            "name": effect["name"],
+            "label": state["fighters"][effect["fighter"]]["label"],
+            "section": "II-C-3",
+        },
+    )
 
 
 def _end_turn(batch: Batch) -> None:
@@ -119,3 +512,108 @@ def _end_turn(batch: Batch) -> None:
         batch.emit("game_finished", {"reason": "last_turn", "winner": None})
         return
     batch.emit("turn_started", {"turn": state["turn"] + 1})
+
+
+# --- what a side may do (rules.game.legal_actions) ---------------------------
+
+
+def next_upkeep_item(state: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The checklist's next item, or None outside the upkeep or when done."""
+    upkeep = state.get("upkeep")
+    if state["phase"] != "upkeep" or not upkeep or state.get("pending"):
+        return None
+    return next((i for i in upkeep["items"] if i["key"] not in upkeep["ticked"]), None)
+
+
+def upkeep_waits_for(state: Mapping[str, Any]) -> set[str]:
+    """IV-D: the side whose fighter's item is next; either side for a marker."""
+    item = next_upkeep_item(state)
+    if item is None:
+        return set()
+    owner = item_side(state, item)
+    return {owner} if owner else set(st.SIDES)
+
+
+def legal_tick_upkeep(state: Mapping[str, Any], side: str) -> list[dict[str, Any]]:
+    """The next upkeep item, for the side that owns it (either for a marker)."""
+    item = next_upkeep_item(state)
+    if item is None or item_side(state, item) not in (None, side):
+        return []
+    choices: dict[str, list[Any]] = {"key": [item["key"]]}
+    if item.get("effect"):
+        effect = next(e for e in state["effects"] if e["id"] == item["effect"])
+        if effect["duration"] == "upkeep":
+            caster = state["fighters"][effect["caster"]]
+            reserve = caster.get(effect["resource"])
+            affordable = (
+                not caster["eliminated"]
+                and reserve is not None
+                and reserve >= effect["cost"]
+            )
+            choices["pay"] = [True, False] if affordable else [False]
+    return [{"type": "tick_upkeep", "choices": choices}]
+
+
+def legal_record_effect(state: Mapping[str, Any], side: str) -> list[dict[str, Any]]:
+    """A lasting effect may be recorded whenever nothing is under way (II-C-3):
+    on any living fighter, a skill on one's own; an upkept one paid by one of
+    one's own magicians (mana) or faithful (temporary faith)."""
+    if state["phase"] == "finished" or state.get("pending"):
+        return []
+    if len(state.get("effects", [])) >= MAX_EFFECTS:
+        return []
+    everyone = [f for s in st.SIDES for f in st.fighters_of(state, s)]
+    mine = st.fighters_of(state, side)
+    lasting = ["end_of_turn", "turns", "permanent"]
+    entries = [
+        {
+            "type": "record_effect",
+            "choices": {
+                "fighter": everyone,
+                "kind": ["harmful", "spell", "miracle", "other"],
+                "duration": lasting,
+            },
+        },
+        {
+            "type": "record_effect",
+            "choices": {"fighter": mine, "kind": ["skill"], "duration": lasting},
+        },
+    ]
+    for caster in mine:
+        data = state["fighters"][caster]
+        kinds = []
+        if data.get("mana") is not None:
+            kinds += ["harmful", "spell", "other"]
+        if data.get("faith") is not None:
+            kinds.append("miracle")
+        if kinds:
+            entries.append(
+                {
+                    "type": "record_effect",
+                    "caster": caster,
+                    "choices": {
+                        "fighter": everyone,
+                        "kind": kinds,
+                        "duration": ["upkeep"],
+                    },
+                }
+            )
+    return entries
+
+
+def legal_end_effect(state: Mapping[str, Any], side: str) -> list[dict[str, Any]]:
+    """The side's own lasting effects, outside their upkeep item."""
+    if state["phase"] == "finished" or state.get("pending"):
+        return []
+    upkeep = state.get("upkeep") if state["phase"] == "upkeep" else None
+    waiting = set()
+    if upkeep:
+        waiting = {
+            i["key"] for i in upkeep["items"] if i["key"] not in upkeep["ticked"]
+        }
+    ids = [
+        e["id"]
+        for e in state.get("effects", [])
+        if e["side"] == side and f"effect:{e['id']}" not in waiting
+    ]
+    return [{"type": "end_effect", "choices": {"effect": ids}}] if ids else []

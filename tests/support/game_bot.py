@@ -30,17 +30,20 @@ def next_command(state: dict[str, Any], rng: random.Random) -> tuple[str, dict]:
     if phase == "upkeep":
         upkeep = state["upkeep"]
         item = next(i for i in upkeep["items"] if i["key"] not in upkeep["ticked"])
-        return "a", {"type": "tick_upkeep", "key": item["key"], "rallied": True}
+        command = {"type": "tick_upkeep", "key": item["key"], "rallied": True}
+        if item["step"] == "rally":
+            command["difficulty"] = 7  # the rally test's difficulty (IV-D-1)
+        return item.get("side") or "a", command
     raise AssertionError(f"no command in phase {phase}")
 
 
 def _pending_command(state, pending, rng):
     kind = pending["kind"]
-    if kind in ("test", "opposed") and pending.get("roll"):
+    if kind in ("test", "opposed", "check") and pending.get("roll"):
         choice = choice_odds(pending)
         reroll = choice is not None and choice["best"] == "reroll"
         return who_decides(pending), {"type": "reroll" if reroll else "keep"}
-    if kind in ("test", "opposed", "wound", "split"):
+    if kind in ("test", "opposed", "wound", "split", "check"):
         return pending["side"] or rng.choice("ab"), {"type": "roll"}
     purpose = pending["purpose"]
     if purpose == "parry":

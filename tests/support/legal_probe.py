@@ -55,6 +55,15 @@ def example_command(
         command["difficulty"] = rng.choice(["DEF", 5])
     elif kind == "tick_upkeep":
         command["rallied"] = rng.random() < 0.5
+        command["difficulty"] = rng.randint(1, 30)  # a rally test's (IV-D-1)
+    elif kind == "characteristic_test":
+        command["difficulty"] = rng.randint(1, 30)
+        command["dice"] = rng.randint(1, 3)
+        command["modifier"] = rng.randint(-3, 3)
+    elif kind == "record_effect":
+        command["name"] = rng.choice(["Poison", "Régénération/4", "Aura"])
+        command["turns"] = rng.randint(1, 3)
+        command["cost"] = rng.randint(0, 3)
     return command
 
 
@@ -98,6 +107,20 @@ def made_up_command(state: dict[str, Any], rng: random.Random) -> dict[str, Any]
         command.update(combat=rng.randint(0, 2))
     elif kind == "parry":
         command.update(parry=rng.random() < 0.5)
+    elif kind in ("characteristic_test", "record_effect"):
+        command.update(
+            fighter=fighter,
+            characteristic=rng.choice(["COU", "POU", "XYZ"]),
+            difficulty=rng.choice([0, 7, 31]),
+            name="Aura",
+            kind=rng.choice(["spell", "skill", "curse"]),
+            duration=rng.choice(["turns", "upkeep", "forever"]),
+            turns=rng.choice([0, 2]),
+            cost=rng.choice([1, 200]),
+        )
+    elif kind == "end_effect":
+        effects = state.get("effects") or [{"id": "e-none"}]
+        command.update(effect=rng.choice(effects)["id"])
     elif kind == "tick_upkeep":
         upkeep = state["upkeep"]
         keys = [i["key"] for i in upkeep["items"]] if upkeep else ["x"]

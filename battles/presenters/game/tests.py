@@ -1,0 +1,387 @@
+"""What a phone shows of the tests rolled at the table (II-A), the scatter
+(II-C-5) and the lasting effects (II-C-3, IV-D-3).
+
+The decisions (who rolls, which odds, which fighters a side may test) are
+read from the snapshot and the rules; the templates under
+``templates/battles/games/panels/`` only lay them out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from django.utils.translation import get_language, gettext, pgettext
+from django.utils.translation import gettext_lazy as _
+
+from rules.game import choice_odds, who_decides
+from rules.game import state as st
+from rules.game.table_rolls import FEAR_CONVENTION, USES
+from rules.game.upkeep_phase import (
+    DURATIONS,
+    EFFECT_KINDS,
+    item_side,
+    suggested_rally_difficulty,
+)
+from rules.several_dice import MAX_DICE
+
+USE_WORDS = {
+    "courage": _("Courage against fear"),
+    "rally": _("Rally"),
+    "spell": _("Spell"),
+    "miracle": _("Miracle"),
+    "skill": _("Skill"),
+    "other": _("Other"),
+}
+KIND_WORDS = {
+    "harmful": _("Harmful effect"),
+    "skill": _("Skill"),
+    "spell": _("Spell"),
+    "miracle": _("Miracle"),
+    "other": _("Other effect"),
+}
+DURATION_WORDS = {
+    "end_of_turn": _("Until the end of the turn"),
+    "turns": _("A number of turns"),
+    "permanent": _("Permanent"),
+    "upkeep": _("While upkept (Entretien/X)"),
+}
+
+
+def _percent(value: str | Fraction | None) -> str:
+    from battles.presenters.board import percent
+
+    return percent(value)
+
+
+def _labels(state: Mapping[str, Any]) -> dict[str, str]:
+    return {f: data["label"] for f, data in state["fighters"].items()}
+
+
+def test_title(pending: Mapping[str, Any], labels: Mapping[str, str]) -> str:
+    """What a characteristic test is about: fighter, characteristic, purpose."""
+    context = pending.get("context") or {}
+    use = str(USE_WORDS.get(context.get("use", ""), context.get("use", "")))
+    if context.get("label"):
+        use = f"{use} · {context['label']}"
+    if "fighters" in context:
+        fighters = context["fighters"]
+        chars = context["characteristics"]
+        return gettext("%(a)s (%(ca)s) against %(b)s (%(cb)s): %(use)s") % {
+            "a": labels.get(fighters["a"], fighters["a"]),
+            "ca": chars["a"],
+            "b": labels.get(fighters["b"], fighters["b"]),
+            "cb": chars["b"],
+            "use": use,
+        }
+    fighter = context.get("fighter", "")
+    return gettext("%(fighter)s: %(characteristic)s test (%(use)s)") % {
+        "fighter": labels.get(fighter, fighter),
+        "characteristic": context.get("characteristic", ""),
+        "use": use,
+    }
+
+
+def _convention(pending: Mapping[str, Any]) -> str:
+    if pending.get("section") == FEAR_CONVENTION:
+        return gettext(
+            "The rules call for a Courage test when charging a fighter with PEUR; "
+            "chapter IX (fear) is not at hand, so the difficulty is the fear "
+            "value: the table's convention."
+        )
+    if pending.get("section") == "IV-D-1":
+        return gettext(
+            "IV-D-1: a routed fighter may rally at the end of each turn; the "
+            "difficulty (IX-E is not at hand) is the table's convention."
+        )
+    return ""
+
+
+def pending_panel(state: Mapping[str, Any], pending: Mapping[str, Any]):
+    """The panel of a characteristic test that waits for a roll or a six."""
+    from battles.presenters.board import Panel
+
+    labels = _labels(state)
+    context = pending["context"]
+    roll = pending.get("roll")
+    data: dict[str, Any] = {
+        "pending": pending,
+        "convention": _convention(pending),
+        "six": bool(roll),
+        "dice": pending.get("dice", 1),
+    }
+    if pending["kind"] == "opposed":
+        fighters = context["fighters"]
+        data.update(
+            opposed=True,
+            rows=[
+                {
+                    "side": s,
+                    "label": labels[fighters[s]],
+                    "characteristic": context["characteristics"][s],
+                    "value": pending["values"][s],
+                    "odds": _percent(
+                        pending["odds"] if s == "a" else 1 - Fraction(pending["odds"])
+                    ),
+                }
+                for s in st.SIDES
+            ],
+            faces_needed=2,
+        )
+        if roll:
+            data["faces"] = {"a": roll["faces_a"], "b": roll["faces_b"]}
+    else:
+        data.update(
+            opposed=False,
+            characteristic=context["characteristic"],
+            value=pending["value"],
+            current=context["current"],
+            modifier=context["modifier"],
+            difficulty=pending["difficulty"],
+            odds=_percent(pending["odds"]),
+            faces_needed=pending.get("dice", 1),
+        )
+        if roll:
+            data["faces"] = {"": [f for t in roll["throws"] for f in t]}
+            data["sixes"] = sum(1 for f in roll["throws"][-1] if f == 6)
+    if roll:
+        choice = choice_odds(pending) or {}
+        data.update(
+            keep=_percent(choice.get("keep")),
+            reroll=_percent(choice.get("reroll")),
+            best=choice.get("best"),
+        )
+    side = who_decides(pending) if roll else pending.get("side")
+    return Panel(
+        "table_roll",
+        side=side,
+        title=test_title(pending, labels),
+        section=pending.get("section", ""),
+        data=data,
+    )
+
+
+def _characteristics(state: Mapping[str, Any], fighter_id: str) -> list[dict]:
+    found = []
+    for code in st.CHARACTERISTICS:
+        value = st.value_of(state, fighter_id, code)
+        if value is not None:
+            found.append({"code": code, "value": value})
+    return found
+
+
+def test_form(state: Mapping[str, Any], side: str | None) -> dict | None:
+    """What the "roll a test" form offers this phone, or None when it cannot.
+
+    A side tests its own living fighters (II-A); an opposed test picks any
+    living adversary (II-A-3); several dice up to ``MAX_DICE`` (II-A-2).
+    """
+    if side is None or state["phase"] == "finished" or state.get("pending"):
+        return None
+    mine = [
+        {
+            "id": f,
+            "label": state["fighters"][f]["label"],
+            "characteristics": _characteristics(state, f),
+        }
+        for f in st.fighters_of(state, side)
+    ]
+    theirs = [
+        {"id": f, "label": state["fighters"][f]["label"]}
+        for f in st.fighters_of(state, st.other(side))
+    ]
+    return {
+        "side": side,
+        "fighters": mine,
+        "opponents": theirs,
+        "codes": st.CHARACTERISTICS,
+        "uses": [(u, str(USE_WORDS[u])) for u in USES],
+        "max_dice": MAX_DICE,
+    }
+
+
+def effects_view(state: Mapping[str, Any], side: str | None) -> dict:
+    """The lasting effects in play and, for a player, the form to record one."""
+    labels = _labels(state)
+    effects = []
+    for effect in state.get("effects", []):
+        duration = str(DURATION_WORDS.get(effect["duration"], effect["duration"]))
+        if effect["duration"] == "turns":
+            duration = gettext("%(n)s turn(s) left") % {"n": effect["turns_left"]}
+        elif effect["duration"] == "upkeep":
+            resource = (
+                gettext("mana") if effect["resource"] == "mana" else gettext("faith")
+            )
+            duration = gettext("Upkeep: %(cost)s %(resource)s by %(caster)s") % {
+                "cost": effect["cost"],
+                "resource": resource,
+                "caster": labels[effect["caster"]],
+            }
+        effects.append(
+            {
+                "id": effect["id"],
+                "name": effect["name"],
+                "kind": str(KIND_WORDS.get(effect["kind"], effect["kind"])),
+                "fighter": labels[effect["fighter"]],
+                "side": effect["side"],
+                "duration": duration,
+                "mine": effect["side"] == side,
+            }
+        )
+    form = None
+    if side and state["phase"] != "finished" and not state.get("pending"):
+        form = {
+            "fighters": [
+                {"id": f, "label": labels[f], "side": state["fighters"][f]["side"]}
+                for s in st.SIDES
+                for f in st.fighters_of(state, s)
+            ],
+            "casters": [
+                {"id": f, "label": labels[f]}
+                for f in st.fighters_of(state, side)
+                if state["fighters"][f].get("mana") is not None
+                or state["fighters"][f].get("faith") is not None
+            ],
+            "kinds": [(k, str(KIND_WORDS[k])) for k in EFFECT_KINDS],
+            "durations": [(d, str(DURATION_WORDS[d])) for d in DURATIONS],
+        }
+    return {"effects": effects, "form": form, "side": side}
+
+
+def upkeep_extras(
+    state: Mapping[str, Any], item: Mapping[str, Any], side: str | None
+) -> dict[str, Any]:
+    """What an upkeep line needs beyond its label: whose it is, its roll or
+    its payment (IV-D-1, IV-D-3)."""
+    owner = item_side(state, item)
+    extras: dict[str, Any] = {"owner": owner, "mine": owner in (None, side)}
+    fighter = item.get("fighter")
+    if item["step"] == "rally" and fighter:
+        has_courage = st.value_of(state, fighter, "COU") is not None
+        extras["rally_test"] = has_courage
+        if has_courage:
+            extras["rally_difficulty"] = suggested_rally_difficulty(state, fighter)
+            extras["courage"] = st.value_of(state, fighter, "COU")
+    if item.get("effect"):
+        effect = next(
+            (e for e in state.get("effects", []) if e["id"] == item["effect"]), None
+        )
+        if effect and effect["duration"] == "upkeep":
+            extras["upkeep_cost"] = effect["cost"]
+            extras["resource"] = (
+                gettext("mana") if effect["resource"] == "mana" else gettext("faith")
+            )
+    if item.get("regeneration") and fighter:
+        wounded = state["fighters"][fighter]["steps"] > 0
+        extras["regeneration"] = item["regeneration"] if wounded else None
+        if wounded:
+            from rules.game.upkeep_phase import regeneration_odds
+
+            extras["regeneration_odds"] = _percent(
+                regeneration_odds(item["regeneration"])
+            )
+    return extras
+
+
+def _french() -> bool:
+    return (get_language() or "fr").startswith("fr")
+
+
+def describe(
+    event: Mapping[str, Any], labels: Mapping[str, str]
+) -> tuple[str, str] | None:
+    """(text, section) of the log line for this module's events, else None."""
+    kind = event["kind"]
+    p = event.get("payload") or {}
+    if kind == "pending_set" and (p.get("pending") or {}).get("purpose") == (
+        "characteristic"
+    ):
+        pending = p["pending"]
+        what = test_title(pending, labels)
+        if pending["kind"] == "opposed":
+            text = gettext("%(what)s: %(odds)s for side A.") % {
+                "what": what,
+                "odds": _percent(pending["odds"]),
+            }
+        else:
+            text = gettext(
+                "%(what)s: %(value)s against %(difficulty)s, %(odds)s to succeed."
+            ) % {
+                "what": what,
+                "value": pending["value"],
+                "difficulty": pending["difficulty"],
+                "odds": _percent(pending["odds"]),
+            }
+        if pending.get("section") == FEAR_CONVENTION:
+            text += " " + gettext("(Table convention: the fear value.)")
+        return text, pending.get("section", "II-A-3")
+    if kind == "opposed_resolved":
+        final_a, final_b = p["rounds"][-1]
+        return (
+            gettext("%(what)s: %(winner)s wins, %(a)s against %(b)s.")
+            % {
+                "what": test_title(p, labels),
+                "winner": p["labels"][p["winner"]],
+                "a": final_a,
+                "b": final_b,
+            },
+            p.get("section", "II-A-3"),
+        )
+    if kind == "scatter_rolled":
+        text = gettext(
+            "Scatter%(label)s: %(cm)s cm towards arrow %(direction)s [%(d1)s] [%(d2)s]."
+        ) % {
+            "label": f" ({p['label']})" if p.get("label") else "",
+            "cm": p["distance_cm"],
+            "direction": p["direction"],
+            "d1": p["faces"][0],
+            "d2": p["faces"][1],
+        }
+        return text, "II-C-5"
+    if kind == "effect_recorded":
+        effect = p["effect"]
+        return (
+            gettext("Lasting effect: %(name)s (%(kind)s) on %(fighter)s.")
+            % {
+                "name": effect["name"],
+                "kind": str(KIND_WORDS.get(effect["kind"], effect["kind"])),
+                "fighter": p["label"],
+            },
+            "II-C-3",
+        )
+    if kind == "effect_ended":
+        return (
+            gettext("%(name)s on %(fighter)s ends.")
+            % {"name": p["name"], "fighter": p["label"]},
+            "II-C-3",
+        )
+    if kind == "upkeep_ticked" and (p.get("regeneration") or p.get("effect")):
+        label = (p.get("label_fr") if _french() else p.get("label_en")) or ""
+        text = pgettext("upkeep", "Done: %(item)s.") % {"item": label}
+        roll = p.get("regeneration")
+        if roll:
+            text += " " + (
+                gettext(
+                    "Régénération: [%(face)s] against %(x)s, one wound step healed."
+                )
+                if roll["success"]
+                else gettext("Régénération: [%(face)s] against %(x)s, no effect.")
+            ) % {"face": roll["faces"][0], "x": roll["difficulty"]}
+        effect = p.get("effect")
+        if effect and effect.get("paid"):
+            text += " " + gettext("Upkeep paid.")
+        elif effect and effect.get("ends"):
+            text += " " + gettext("The effect ends.")
+        return text, p.get("section", "IV-D-3")
+    return None
+
+
+__all__ = [
+    "describe",
+    "effects_view",
+    "pending_panel",
+    "test_form",
+    "test_title",
+    "upkeep_extras",
+]

@@ -1,0 +1,422 @@
+"""Any test the rules call for, rolled in the game (II-A), and the scatter (II-C-5).
+
+* ``characteristic_test``: a player picks one of their fighters and a
+  characteristic (its current value, II-A-4 with the wound penalties of
+  II-B-4), then either a difficulty (II-A-3 1) or an opposing fighter and
+  characteristic (II-A-3 2, "test en opposition"), optionally several d6
+  (II-A-2) and a circumstance modifier (II-A-4), and says what it is for. The
+  test waits on the board with its exact odds; "roll", "reroll" and "keep"
+  then roll it from the game's dice (``rules.game.rolling``).
+* A charge or an engagement against a fighter with PEUR offers the charger's
+  Courage test, the difficulty being the fear value: chapter IX (fear) is not
+  among the seeds, so this is the table's convention (``FEAR_CONVENTION``).
+* ``scatter``: II-C-5, one d6 for the distance, one for the direction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules import odds
+from rules.checks import OpposedRoll
+from rules.dice import DiceExhausted, DiceSource
+from rules.errors import IllegalAction, _
+from rules.game import state as st
+from rules.game.common import (
+    Batch,
+    Command,
+    State,
+    faces_from,
+    fraction_text,
+    label_of,
+    own_fighter,
+    require_no_pending,
+)
+from rules.scatter import scatter_from_faces
+from rules.several_dice import MAX_DICE, DiceTest, dice_test_choice, dice_test_success
+
+USES = ("courage", "rally", "spell", "miracle", "skill", "other")
+MAX_DIFFICULTY = 30
+MAX_MODIFIER = 10
+MAX_LABEL = 60
+FEAR_CONVENTION = "IX"  # the fear chapter, not among the seeds: table convention
+
+
+def _whole(value: Any, low: int, high: int, message: str) -> int:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not low <= value <= high
+    ):
+        raise IllegalAction(message, low=low, high=high)
+    return value
+
+
+def _label(command: Command) -> str:
+    label = command.get("label") or ""
+    if not isinstance(label, str):
+        raise IllegalAction(_("Say what the test is for in a few words."))
+    label = " ".join(label.split())
+    if len(label) > MAX_LABEL:
+        raise IllegalAction(
+            _("Say what the test is for in {count} characters or fewer."),
+            count=MAX_LABEL,
+        )
+    return label
+
+
+def _value(state: State, fighter_id: str, characteristic: Any) -> int:
+    """The fighter's current value of ``characteristic`` (II-A-4, II-B-4)."""
+    label = state["fighters"][fighter_id]["label"]
+    if characteristic not in st.CHARACTERISTICS:
+        raise IllegalAction(_("Choose a characteristic of the reference card."))
+    value = st.value_of(state, fighter_id, characteristic)
+    if value is None:
+        raise IllegalAction(
+            _("{fighter} has no {characteristic}."),
+            fighter=label,
+            characteristic=characteristic,
+        )
+    return int(value) if float(value).is_integer() else int(-(-value // 1))
+
+
+def check_pending(
+    state: State,
+    *,
+    side: str,
+    fighter: str,
+    characteristic: str,
+    difficulty: int,
+    modifier: int = 0,
+    dice: int = 1,
+    use: str = "other",
+    label: str = "",
+    section: str = "",
+    extra: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A test against a difficulty, waiting to be rolled (II-A-2, II-A-3)."""
+    current = _value(state, fighter, characteristic)
+    value = current + modifier
+    return {
+        "kind": "check",
+        "purpose": "characteristic",
+        "side": side,
+        "value": value,
+        "difficulty": difficulty,
+        "dice": dice,
+        "section": section or ("II-A-2" if dice > 1 else "II-A-3"),
+        "odds": fraction_text(dice_test_success(value, difficulty, dice)),
+        "roll": None,
+        "context": {
+            "fighter": fighter,
+            "characteristic": characteristic,
+            "current": current,
+            "modifier": modifier,
+            "use": use,
+            "label": label,
+            **dict(extra or {}),
+        },
+    }
+
+
+def characteristic_test(batch: Batch, side: str, command: Command) -> None:
+    """Set up a test of any characteristic of one of ``side``'s fighters (II-A)."""
+    state = batch.state
+    require_no_pending(state)
+    fighter_id = command.get("fighter")
+    own_fighter(state, side, fighter_id)
+    characteristic = command.get("characteristic")
+    current = _value(state, fighter_id, characteristic)
+    modifier = _whole(
+        command.get("modifier", 0) or 0,
+        -MAX_MODIFIER,
+        MAX_MODIFIER,
+        _("A circumstance modifier counts {low} to +{high} (II-A-4)."),
+    )
+    use = command.get("use") or "other"
+    if use not in USES:
+        raise IllegalAction(_("Say what the test is for: courage, rally, spell..."))
+    label = _label(command)
+    count = _whole(
+        command.get("dice", 1) or 1,
+        1,
+        MAX_DICE,
+        _("A test rolls {low} to {high} dice (II-A-2)."),
+    )
+    opponent_id = command.get("opponent")
+    if opponent_id:
+        opponent = st.living_fighter(state, opponent_id)
+        if opponent["side"] == side:
+            raise IllegalAction(_("An opposed test is against an adversary."))
+        if count != 1:
+            raise IllegalAction(_("An opposed test rolls one die each (II-A-3)."))
+        theirs = command.get("opponent_characteristic") or characteristic
+        their_value = _value(state, opponent_id, theirs)
+        values = {side: current + modifier, st.other(side): their_value}
+        fighters = {side: fighter_id, st.other(side): opponent_id}
+        characteristics = {side: characteristic, st.other(side): theirs}
+        batch.emit(
+            "pending_set",
+            {
+                "pending": {
+                    "kind": "opposed",
+                    "purpose": "characteristic",
+                    # II-A-3: "Les joueurs lancent chacun 1d6": the opponent's
+                    # phone answers the test by rolling.
+                    "side": st.other(side),
+                    "values": {"a": values["a"], "b": values["b"]},
+                    "section": "II-A-3",
+                    "odds": fraction_text(odds.opposed_win(values["a"], values["b"])),
+                    "roll": None,
+                    "context": {
+                        "initiator": side,
+                        "fighters": fighters,
+                        "characteristics": characteristics,
+                        "modifier": modifier,
+                        "use": use,
+                        "label": label,
+                    },
+                }
+            },
+        )
+        return
+    if command.get("difficulty") in (None, ""):
+        raise IllegalAction(_("Give a difficulty, or an opposing fighter (II-A-3)."))
+    difficulty = _whole(
+        command.get("difficulty"),
+        1,
+        MAX_DIFFICULTY,
+        _("A difficulty counts {low} to {high} (II-A-3)."),
+    )
+    batch.emit(
+        "pending_set",
+        {
+            "pending": check_pending(
+                state,
+                side=side,
+                fighter=fighter_id,
+                characteristic=characteristic,
+                difficulty=difficulty,
+                modifier=modifier,
+                dice=count,
+                use=use,
+                label=label,
+            )
+        },
+    )
+
+
+def offer_courage_test(batch: Batch, side: str, charger: str, targets: list) -> None:
+    """A charge or engagement against PEUR: the charger's Courage test.
+
+    The difficulty is the highest fear among the fighters engaged. Chapter IX
+    (fear) is not among the seeds: the table's convention, cited as such.
+    """
+    state = batch.state
+    fears = [st.value_of(state, t, "PEUR") for t in targets]
+    fears = [int(f) for f in fears if f is not None]
+    if not fears or st.value_of(state, charger, "COU") is None:
+        return
+    feared = max(targets, key=lambda t: st.value_of(state, t, "PEUR") or -99)
+    batch.emit(
+        "pending_set",
+        {
+            "pending": check_pending(
+                state,
+                side=side,
+                fighter=charger,
+                characteristic="COU",
+                difficulty=max(fears),
+                use="courage",
+                section=FEAR_CONVENTION,
+                extra={"prompted": True, "feared": feared},
+            )
+        },
+    )
+
+
+# --- rolling a test that waits (called by rules.game.rolling) ----------------
+
+
+def roll_check(batch: Batch, side: str, pending: Mapping[str, Any], dice) -> None:
+    """Throw every die of the waiting test (II-A-2)."""
+    if pending.get("roll"):
+        raise IllegalAction(_("This roll is already made: reroll or keep the six."))
+    if pending["side"] != side:
+        raise IllegalAction(
+            _("Side {side} makes this roll."), side=pending["side"].upper()
+        )
+    try:
+        roll = DiceTest.start(
+            pending["value"], pending["difficulty"], pending["dice"], dice
+        )
+    except DiceExhausted:
+        raise IllegalAction(
+            _("Enter {count} dice for this roll."), count=pending["dice"]
+        ) from None
+    _progress(batch, pending, roll, list(roll.faces), None)
+
+
+def decide_check(
+    batch: Batch, side: str, pending: Mapping[str, Any], dice, reroll: bool
+) -> None:
+    """Reroll every six showing, or keep it (II-A-1, II-A-2)."""
+    before = DiceTest.from_dict(pending["roll"])
+    if not before.awaiting_choice:
+        raise IllegalAction(_("No six is waiting for a decision."))
+    if pending["side"] != side:
+        raise IllegalAction(
+            _("Side {side} decides about its six."), side=pending["side"].upper()
+        )
+    try:
+        roll = before.decide(reroll, dice if reroll else None)
+    except DiceExhausted:
+        raise IllegalAction(
+            _("Enter {count} dice for this roll."), count=before.sixes
+        ) from None
+    _progress(batch, pending, roll, list(roll.faces[len(before.faces) :]), reroll)
+
+
+def check_choice(pending: Mapping[str, Any]) -> dict[str, str] | None:
+    """The odds of keeping and of rerolling the six(es) showing."""
+    roll = DiceTest.from_dict(pending["roll"])
+    if not roll.awaiting_choice:
+        return None
+    choice = dice_test_choice(roll)
+    return {
+        "keep": fraction_text(choice.keep),
+        "reroll": fraction_text(choice.reroll),
+        "best": choice.best,
+    }
+
+
+def _progress(
+    batch: Batch,
+    pending: Mapping[str, Any],
+    roll: DiceTest,
+    new_faces: list[int],
+    reroll: bool | None,
+) -> None:
+    updated = {**pending, "roll": roll.to_dict()}
+    batch.emit(
+        "roll_updated", {"pending": updated, "faces": new_faces, "reroll": reroll}
+    )
+    if not roll.finished:
+        return
+    context = pending["context"]
+    batch.emit(
+        "test_resolved",
+        {
+            "purpose": "characteristic",
+            "side": pending["side"],
+            "value": pending["value"],
+            "difficulty": pending["difficulty"],
+            "dice": pending["dice"],
+            "faces": list(roll.faces),
+            "throws": [list(t) for t in roll.throws],
+            "natural": roll.natural,
+            "final": roll.final,
+            "success": roll.winning,
+            "odds": pending["odds"],
+            "section": pending["section"],
+            "context": dict(context),
+            "label": label_of(batch.state, context["fighter"]),
+            "next": None,
+        },
+    )
+    if context.get("upkeep_key"):
+        from rules.game.upkeep_phase import finish_rally
+
+        finish_rally(batch, context["upkeep_key"], roll.winning)
+
+
+def opposed_finished(batch: Batch, pending: Mapping[str, Any], roll: OpposedRoll):
+    """An opposed characteristic test has a winner (II-A-3)."""
+    state = batch.state
+    result = roll.result()
+    context = pending["context"]
+    batch.emit(
+        "opposed_resolved",
+        {
+            "purpose": "characteristic",
+            "winner": result.winner,
+            "rounds": [list(r) for r in result.rounds],
+            "faces": list(result.faces),
+            "values": dict(pending["values"]),
+            "odds": pending["odds"],
+            "section": pending["section"],
+            "context": dict(context),
+            "labels": {s: label_of(state, f) for s, f in context["fighters"].items()},
+            "pending": None,
+        },
+    )
+
+
+# --- II-C-5: scatter ----------------------------------------------------------
+
+
+def scatter(batch: Batch, side: str, command: Command, dice: DiceSource) -> None:
+    """Roll the scatter of an impact point (II-C-5): distance, then direction."""
+    require_no_pending(batch.state)
+    label = _label(command)
+    distance_face, direction_face = faces_from(dice, 2)
+    result = scatter_from_faces(distance_face, direction_face)
+    batch.emit(
+        "scatter_rolled",
+        {
+            "faces": [distance_face, direction_face],
+            "distance_cm": result.distance_cm,
+            "direction": result.direction,
+            "label": label,
+            "section": "II-C-5",
+        },
+    )
+
+
+__all__ = [
+    "FEAR_CONVENTION",
+    "USES",
+    "characteristic_test",
+    "check_choice",
+    "check_pending",
+    "decide_check",
+    "offer_courage_test",
+    "opposed_finished",
+    "roll_check",
+    "scatter",
+]
+
+
+# --- what a side may do (rules.game.legal_actions) ---------------------------
+
+
+def legal_characteristic_test(state: State, side: str) -> list[dict[str, Any]]:
+    """A test of each of the side's living fighters, whenever nothing is under
+    way: the characteristics its card has; difficulty, dice and modifier are
+    typed (II-A)."""
+    if state["phase"] == "finished" or state["pending"]:
+        return []
+    entries = []
+    for fighter_id in st.fighters_of(state, side):
+        codes = [
+            code
+            for code in st.CHARACTERISTICS
+            if st.value_of(state, fighter_id, code) is not None
+        ]
+        if codes:
+            entries.append(
+                {
+                    "type": "characteristic_test",
+                    "fighter": fighter_id,
+                    "choices": {"characteristic": codes, "use": list(USES)},
+                }
+            )
+    return entries
+
+
+def legal_scatter(state: State, side: str) -> list[dict[str, Any]]:
+    """A scatter (II-C-5) may be rolled whenever nothing is under way."""
+    if state["phase"] == "finished" or state["pending"]:
+        return []
+    return [{"type": "scatter"}]

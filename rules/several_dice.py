@@ -1,0 +1,199 @@
+"""A test against a difficulty rolled with one or several d6 (II-A-1, II-A-2).
+
+II-A-2: "Il arrive qu'un joueur puisse lancer plusieurs d6 pour un même jet de
+caractéristique. Dans ce cas il ne conserve qu'un seul résultat [...] Si
+plusieurs '6' sont obtenus, les d6 ayant donné ce résultat peuvent tous être
+relancés, mais le joueur perd immédiatement les d6 qui ne sont pas relancés."
+
+``DiceTest`` is rolled one decision at a time, like ``rules.checks.TestRoll``
+(which it equals for one die): the first throw rolls every die; while sixes
+show, the player rerolls them all (the other dice are lost at once) or keeps
+the six. A '1' on a reroll makes that die's natural result 1 (II-A-1).
+``dice_test_success`` and ``dice_test_choice`` give the exact odds
+(``fractions.Fraction``), computed by enumerating every throw.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from functools import lru_cache
+from itertools import product
+
+from rules.checks import is_success
+from rules.dice import DiceSource
+
+MAX_DICE = 5
+
+__all__ = [
+    "MAX_DICE",
+    "DiceTest",
+    "dice_test_choice",
+    "dice_test_success",
+]
+
+
+def _check_count(count: object) -> int:
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise ValueError(f"A number of dice is a whole number, not {count!r}.")
+    if not 1 <= count <= MAX_DICE:
+        raise ValueError(f"A test rolls 1 to {MAX_DICE} dice (II-A-2).")
+    return count
+
+
+def _die_natural(base: int, face: int) -> int:
+    # II-A-1: a '1' makes the natural result 1, even after sixes.
+    return 1 if face == 1 else base + face
+
+
+@dataclass(frozen=True)
+class DiceTest:
+    """A test of ``value`` against ``difficulty`` with ``count`` d6 (II-A-2).
+
+    ``throws`` holds each throw's faces: the first throw has ``count`` faces,
+    each later one the faces of the sixes rerolled. ``kept``: the player kept
+    the six(es) showing.
+    """
+
+    __test__ = False
+
+    value: int
+    difficulty: int
+    count: int = 1
+    throws: tuple[tuple[int, ...], ...] = ()
+    kept: bool = False
+
+    @classmethod
+    def start(
+        cls, value: int, difficulty: int, count: int, dice: DiceSource
+    ) -> DiceTest:
+        """Throw every die of the test (II-A-2)."""
+        count = _check_count(count)
+        faces = tuple(dice.d6() for _die in range(count))
+        return cls(value, difficulty, count, (faces,))
+
+    @property
+    def base(self) -> int:
+        """What the sixes rerolled so far add to a die still in play (II-A-1)."""
+        return 6 * (len(self.throws) - 1)
+
+    @property
+    def sixes(self) -> int:
+        """How many sixes the last throw shows."""
+        return sum(1 for face in self.throws[-1] if face == 6) if self.throws else 0
+
+    @property
+    def awaiting_choice(self) -> bool:
+        """A six shows and the player has not said whether to reroll (II-A-1)."""
+        return bool(self.throws) and self.sixes > 0 and not self.kept
+
+    @property
+    def finished(self) -> bool:
+        """No choice is left: the result is known."""
+        return bool(self.throws) and not self.awaiting_choice
+
+    @property
+    def natural(self) -> int:
+        """The natural result kept: the best die of the last throw (II-A-2)."""
+        return max(_die_natural(self.base, face) for face in self.throws[-1])
+
+    @property
+    def final(self) -> int:
+        """Natural result + the current value (II-A)."""
+        return self.natural + self.value
+
+    @property
+    def winning(self) -> bool:
+        """Whether the test succeeds if it stops now (II-A-3, II-A-4)."""
+        return is_success(self.final, self.difficulty)
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        """Every face rolled, in order."""
+        return tuple(face for throw in self.throws for face in throw)
+
+    def decide(self, reroll: bool, dice: DiceSource | None = None) -> DiceTest:
+        """Reroll every six showing (the other dice are lost) or keep (II-A-2)."""
+        if not self.awaiting_choice:
+            raise ValueError("Only a six showing can be rerolled or kept.")
+        if not reroll:
+            return replace(self, kept=True)
+        if dice is None:
+            raise ValueError("Rerolling a six needs a dice source.")
+        faces = tuple(dice.d6() for _six in range(self.sixes))
+        return replace(self, throws=(*self.throws, faces))
+
+    def to_dict(self) -> dict:
+        """The roll as plain JSON data (the game's snapshot)."""
+        return {
+            "value": self.value,
+            "difficulty": self.difficulty,
+            "count": self.count,
+            "throws": [list(t) for t in self.throws],
+            "kept": self.kept,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> DiceTest:
+        """The roll ``to_dict`` wrote."""
+        return cls(
+            data["value"],
+            data["difficulty"],
+            data["count"],
+            tuple(tuple(t) for t in data["throws"]),
+            data["kept"],
+        )
+
+
+def _target(value: int, difficulty: int) -> int:
+    """The natural result needed: final >= difficulty and final > 0 (II-A-4)."""
+    return max(difficulty, 1) - value
+
+
+@lru_cache(maxsize=4096)
+def _throw_success(count: int, base: int, target: int) -> Fraction:
+    """P(success) throwing ``count`` dice that stand at ``base``, a six being
+    rerolled only while the test is not yet won ("if needed")."""
+    wins = Fraction(0)
+    weight = Fraction(1, 6**count)
+    for faces in product(range(1, 7), repeat=count):
+        sixes = faces.count(6)
+        if sixes:
+            if base + 6 >= target:
+                wins += weight
+            else:
+                wins += weight * _throw_success(sixes, base + 6, target)
+        elif max(_die_natural(base, f) for f in faces) >= target:
+            wins += weight
+    return wins
+
+
+def dice_test_success(value: int, difficulty: int, count: int = 1) -> Fraction:
+    """Exact P(success) of a test with ``count`` d6, rerolling sixes if needed.
+
+    II-A-2 with II-A-1: only the best die counts, the sixes are rerolled
+    together, and a six is rerolled only while the test is not yet won.
+    """
+    return _throw_success(_check_count(count), 0, _target(value, difficulty))
+
+
+@dataclass(frozen=True)
+class DiceChoice:
+    """The odds of keeping and of rerolling the six(es) showing."""
+
+    keep: Fraction
+    reroll: Fraction
+
+    @property
+    def best(self) -> str:
+        """``"reroll"`` or ``"keep"``, whichever wins more often."""
+        return "reroll" if self.reroll > self.keep else "keep"
+
+
+def dice_test_choice(roll: DiceTest) -> DiceChoice:
+    """P(success) if the player keeps the six now, and if they reroll (II-A-2)."""
+    if not roll.awaiting_choice:
+        raise ValueError("No six is waiting for a decision.")
+    target = _target(roll.value, roll.difficulty)
+    keep = Fraction(int(roll.base + 6 >= target))
+    return DiceChoice(keep, _throw_success(roll.sixes, roll.base + 6, target))

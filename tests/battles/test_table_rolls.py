@@ -1,0 +1,354 @@
+"""Tests rolled at the table (II-A), the scatter (II-C-5) and lasting effects
+(II-C-3, IV-D) through the views: who may roll, bad input, the log, /verify."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+from battles.models import Army, GameEvent, GameSeat
+from battles.models.armies import Owner
+from battles.services import games as services
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game():
+    call_command("load_demo", verbosity=0)
+    army_a, army_b = list(Army.objects.filter(is_demo=True).order_by("name"))[:2]
+    game = services.create_game(
+        owner=Owner(guest_key="owner-key"), army_a=army_a, army_b=army_b, turns=6
+    )
+    GameSeat.objects.create(game=game, role="b", guest_key="opponent-key")
+    return game
+
+
+def _phone(key: str) -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    session = client.session
+    session["guest_key"] = key
+    session.save()
+    return client
+
+
+@pytest.fixture
+def phone_a():
+    return _phone("owner-key")
+
+
+@pytest.fixture
+def phone_b():
+    return _phone("opponent-key")
+
+
+def act(client, game, **data):
+    game.refresh_from_db()
+    data.setdefault("version", game.version)
+    return client.post(f"/games/{game.public_id}/act", data, HTTP_HX_REQUEST="true")
+
+
+def board(client, game) -> str:
+    return client.get(f"/games/{game.public_id}/board").content.decode()
+
+
+def fighter_with(game, side, code, *, without=None):
+    for fighter_id, data in game.state["fighters"].items():
+        profile = game.state["cards"][data["card"]]["profile"]
+        if (
+            data["side"] == side
+            and profile.get(code) is not None
+            and (without is None or profile.get(without) is None)
+        ):
+            return fighter_id
+    raise AssertionError(f"no fighter of side {side} with {code}")
+
+
+def events(game) -> int:
+    return GameEvent.objects.filter(game=game).count()
+
+
+def test_a_player_tests_a_characteristic_and_both_phones_see_the_odds_and_result(
+    game, phone_a, phone_b
+):
+    fighter = fighter_with(game, "a", "COU")
+    response = act(
+        phone_a,
+        game,
+        type="characteristic_test",
+        fighter=fighter,
+        characteristic="COU",
+        difficulty="7",
+        use="spell",
+        label="Fireball",
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "to succeed" in page and "%" in page  # the exact odds, first
+    assert "Fireball" in page
+    response = act(phone_a, game, type="roll", faces="3")  # real dice: COU + 3
+    assert response.status_code == 200
+    game.refresh_from_db()
+    resolved = GameEvent.objects.filter(game=game, kind="test_resolved").get()
+    assert resolved.payload["section"] == "II-A-3"
+    assert resolved.payload["context"]["use"] == "spell"
+    # The other phone sees the roll in its log.
+    assert "Fireball" in board(phone_b, game)
+    assert services.replayed_state(game) == game.state
+
+
+def test_an_opposed_test_is_answered_by_the_opponents_phone(game, phone_a, phone_b):
+    mine = fighter_with(game, "a", "INI")
+    theirs = fighter_with(game, "b", "INI")
+    act(
+        phone_a,
+        game,
+        type="characteristic_test",
+        fighter=mine,
+        characteristic="INI",
+        opponent=theirs,
+        use="other",
+    )
+    before = events(game)
+    refused = act(phone_a, game, type="roll").content.decode()
+    assert "Side B makes this roll." in refused
+    assert events(game) == before
+    assert "Roll" in board(phone_b, game)
+    act(phone_b, game, type="roll")
+    game.refresh_from_db()
+    while game.state["pending"]:  # a six waits for whoever rolled it
+        decider = "a" if game.state["pending"]["side"] == "a" else "b"
+        act(phone_a if decider == "a" else phone_b, game, type="keep")
+        game.refresh_from_db()
+    assert GameEvent.objects.filter(game=game, kind="opposed_resolved").exists()
+
+
+@pytest.mark.parametrize(
+    ("fields", "message"),
+    [
+        ({"characteristic": "POU"}, "has no POU"),
+        ({"difficulty": "31"}, "A difficulty counts 1 to 30 (II-A-3)."),
+        ({"difficulty": "0"}, "A difficulty counts 1 to 30 (II-A-3)."),
+        ({"modifier": "11"}, "A circumstance modifier counts -10 to +10 (II-A-4)."),
+        ({"dice": "9"}, "A test rolls 1 to 5 dice (II-A-2)."),
+        ({"difficulty": ""}, "Give a difficulty, or an opposing fighter (II-A-3)."),
+        ({"characteristic": "XYZ"}, "valid choice"),
+    ],
+)
+def test_bad_input_gets_a_clear_message_and_logs_nothing(
+    game, phone_a, fields, message
+):
+    fighter = fighter_with(game, "a", "COU", without="POU")
+    data = {
+        "type": "characteristic_test",
+        "fighter": fighter,
+        "characteristic": "COU",
+        "difficulty": "7",
+        "use": "courage",
+        **fields,
+    }
+    before = events(game)
+    response = act(phone_a, game, **data)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert events(game) == before
+
+
+def test_a_side_cannot_test_the_other_sides_fighter(game, phone_a, phone_b):
+    theirs = fighter_with(game, "b", "COU")
+    before = events(game)
+    page = act(
+        phone_a,
+        game,
+        type="characteristic_test",
+        fighter=theirs,
+        characteristic="COU",
+        difficulty="7",
+        use="other",
+    ).content.decode()
+    assert "That fighter is not yours." in page
+    # Nor may a phone say it acts for the other side.
+    response = act(
+        phone_b,
+        game,
+        side="a",
+        type="characteristic_test",
+        fighter=fighter_with(game, "a", "COU"),
+        characteristic="COU",
+        difficulty="7",
+        use="other",
+    )
+    assert response.status_code == 403
+    assert events(game) == before
+
+
+def test_an_eliminated_fighter_cannot_be_tested(game, phone_a):
+    fighter = fighter_with(game, "a", "COU")
+    game.state["fighters"][fighter]["eliminated"] = True
+    game.save(update_fields=["state"])
+    before = events(game)
+    page = act(
+        phone_a,
+        game,
+        type="characteristic_test",
+        fighter=fighter,
+        characteristic="COU",
+        difficulty="7",
+        use="other",
+    ).content.decode()
+    assert "was eliminated" in page
+    assert events(game) == before
+
+
+def test_the_scatter_is_logged_and_verify_recomputes_every_roll(game, phone_a):
+    act(phone_a, game, type="scatter", label="Boulet")
+    scatter = GameEvent.objects.get(game=game, kind="scatter_rolled")
+    assert scatter.dice == scatter.payload["faces"]
+    assert scatter.dice_source == "seeded"
+    assert f"{scatter.payload['distance_cm']} cm" in board(phone_a, game)
+    act(
+        phone_a,
+        game,
+        type="characteristic_test",
+        fighter=fighter_with(game, "a", "COU"),
+        characteristic="COU",
+        difficulty="7",
+        dice="3",
+        use="rally",
+    )
+    act(phone_a, game, type="roll")
+    game.refresh_from_db()
+    if game.state["pending"]:  # sixes showing: keep them (II-A-2)
+        act(phone_a, game, type="keep")
+    act(phone_a, game, type="concede")
+    game.refresh_from_db()
+    checks = services.verify_dice(game)
+    seqs = {check.seq for check in checks}
+    assert scatter.seq in seqs
+    assert len(checks) >= 2 and all(check.ok for check in checks)
+    # The luck of the end-of-game summary counts the test.
+    assert services.game_summary(game)["sides"]["a"]["tests"] == 1
+
+
+def test_entered_dice_are_asked_for_a_scatter(game, phone_a):
+    game.dice_mode = "entered"
+    game.save(update_fields=["dice_mode"])
+    before = events(game)
+    page = act(phone_a, game, type="scatter").content.decode()
+    assert "Enter the faces of the dice you rolled." in page
+    assert events(game) == before
+    act(phone_a, game, type="scatter", faces="2 6")
+    scatter = GameEvent.objects.get(game=game, kind="scatter_rolled")
+    assert scatter.payload["distance_cm"] == 6 and scatter.payload["direction"] == 6
+
+
+def test_a_lasting_effect_is_recorded_listed_and_ended_by_its_owner(
+    game, phone_a, phone_b
+):
+    fighter = fighter_with(game, "a", "COU")
+    act(
+        phone_a,
+        game,
+        type="record_effect",
+        fighter=fighter,
+        name="Bénédiction",
+        kind="spell",
+        duration="turns",
+        turns="2",
+    )
+    game.refresh_from_db()
+    effect = game.state["effects"][0]
+    assert "Bénédiction" in board(phone_b, game)
+    page = act(phone_b, game, type="end_effect", effect=effect["id"]).content.decode()
+    assert "That effect is your opponent&#x27;s to end." in page
+    act(phone_a, game, type="end_effect", effect=effect["id"])
+    game.refresh_from_db()
+    assert game.state["effects"] == []
+    bad = act(
+        phone_a,
+        game,
+        type="record_effect",
+        fighter=fighter,
+        name="X",
+        kind="spell",
+        duration="turns",
+        turns="21",
+    ).content.decode()
+    assert "An effect lasts 1 to 20 turns." in bad
+
+
+def _to_upkeep(game):
+    """The bot plays (both sides) until the upkeep phase starts (IV-D)."""
+    import random
+
+    from tests.support.game_bot import next_command
+
+    rng = random.Random(3)
+    for _ in range(600):
+        game.refresh_from_db()
+        if game.state["phase"] == "upkeep":
+            return game
+        side, command = next_command(game.state, rng)
+        services.perform_action(game, side, command)
+    raise AssertionError("no upkeep reached")
+
+
+def test_IV_D_each_phone_ticks_its_own_fighters_items_and_rolls_the_rally(
+    game, phone_a, phone_b
+):
+    routed = fighter_with(game, "b", "COU")
+    services.perform_action(
+        game, "b", {"type": "set_routed", "fighter": routed, "routed": True}
+    )
+    magician = fighter_with(game, "b", "POU")
+    services.perform_action(
+        game,
+        "b",
+        {
+            "type": "record_effect",
+            "fighter": magician,
+            "name": "Brume",
+            "kind": "spell",
+            "duration": "upkeep",
+            "cost": 1,
+        },
+    )
+    game = _to_upkeep(game)
+    first = game.state["upkeep"]["items"][0]
+    if first["fighter"] != routed:  # the bot's melee eliminated it
+        pytest.skip("the routed fighter fell in the melee")
+    assert first["step"] == "rally" and first["side"] == "b"
+    before = events(game)
+    page = act(phone_a, game, type="tick_upkeep", key=first["key"], difficulty="7")
+    assert "Side B does this upkeep item: its own fighter&#x27;s." in (
+        page.content.decode()
+    )
+    assert events(game) == before
+    assert "Set up the rally test" in board(phone_b, game)
+    act(phone_b, game, type="tick_upkeep", key=first["key"], difficulty="7")
+    act(phone_b, game, type="roll", faces="4")  # COU 5 + 4 = 9 >= 7
+    game.refresh_from_db()
+    assert game.state["fighters"][routed]["routed"] is False
+    resolved = GameEvent.objects.filter(game=game, kind="test_resolved").last()
+    assert resolved.payload["section"] == "IV-D-1"
+    assert resolved.payload["context"]["use"] == "rally"
+    assert services.replayed_state(game) == game.state
+    # IV-D-3: the upkept spell waits for its owner, who pays or lets it end.
+    for item in game.state["upkeep"]["items"]:
+        if item["key"] in game.state["upkeep"]["ticked"]:
+            continue
+        if item.get("effect"):
+            break
+        services.perform_action(
+            game, item["side"] or "a", {"type": "tick_upkeep", "key": item["key"]}
+        )
+        game.refresh_from_db()
+    page_b = board(phone_b, game)
+    assert "Pay 1 mana" in page_b and "Let it end" in page_b
+    assert "Pay 1 mana" not in board(phone_a, game)
+    mana = game.state["fighters"][magician]["mana"]
+    act(phone_b, game, type="tick_upkeep", key=item["key"], pay="1")
+    game.refresh_from_db()
+    assert game.state["fighters"][magician]["mana"] == mana - 1
+    assert [e["name"] for e in game.state["effects"]] == ["Brume"]

@@ -1,0 +1,178 @@
+"""A Courage test prompted by a charge against a fighter with PEUR, rolled on
+side A's phone and seen live on side B's phone (II-A, chapter IX's fear being
+the table's convention), in real Chromium at 360 px."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+
+from tests.browser.conftest import (
+    PageProblems,
+    open_phone,
+    serious_accessibility_violations,
+)
+from tests.support.servers import manage, server_env, shell_json, uvicorn
+
+pytestmark = pytest.mark.browser
+
+LIVE_MS = 5000
+SHOTS = "/tmp/shots/17"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Iterator[dict]:
+    database = tmp_path_factory.mktemp("fear") / "site.sqlite3"
+    env = server_env(DATABASE_URL=f"sqlite:///{database}", LIVE_BUS="memory")
+    manage("migrate", "--noinput", env=env)
+    manage("load_demo", env=env)
+    with uvicorn(env) as base:
+        yield {"base": base, "env": env}
+
+
+@pytest.fixture
+def phones(browser) -> Iterator[dict]:
+    problems = PageProblems()
+    opened = {who: open_phone(browser, problems, locale="en-GB") for who in "ab"}
+    yield {who: page for who, (_context, page) in opened.items()} | {
+        "problems": problems
+    }
+    for _context, page in opened.values():
+        page.goto("about:blank")  # hang up the streams before closing
+    for context, _page in opened.values():
+        context.close()
+
+
+def _version(page) -> int:
+    return int(page.locator("#board .board-inner").get_attribute("data-version"))
+
+
+def _wait_for_version(page, version: int) -> None:
+    page.wait_for_function(
+        "v => Number(document.querySelector('#board .board-inner')"
+        "?.dataset.version) >= v",
+        arg=version,
+        timeout=LIVE_MS,
+    )
+
+
+def _shot(page, name: str) -> None:
+    os.makedirs(SHOTS, exist_ok=True)
+    # caret="initial": hiding the caret injects a style the strict CSP refuses.
+    page.screenshot(path=f"{SHOTS}/{name}.png", caret="initial")
+
+
+def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
+    site, phones
+):
+    problems: PageProblems = phones["problems"]
+    game = shell_json(
+        "from tests.support.table_rolls_setup import setup_charge_against_fear; "
+        "setup_charge_against_fear()",
+        site["env"],
+    )
+    base, public_id = site["base"], game["public_id"]
+    phone_a, phone_b = phones["a"], phones["b"]
+    for side, page in (("a", phone_a), ("b", phone_b)):
+        page.context.add_cookies(
+            [
+                {
+                    "name": "sessionid",
+                    "value": game["sessions"][side],
+                    "url": base,
+                }
+            ]
+        )
+        page.goto(f"{base}/games/{public_id}/")
+        page.locator("#live-status[data-state='live']").wait_for(timeout=LIVE_MS)
+        page.evaluate("window.notReloaded = true")
+    assert serious_accessibility_violations(phone_a) == []
+    assert problems.items == [], "\n".join(problems.items)
+
+    # Side A's fighter charges a fighter with PEUR 6.
+    charger = game["charger"]
+    phone_a.select_option(f"[id='move-{charger}']", "charge")
+    phone_a.select_option(f"[id='targets-{charger}']", game["fearsome"])
+    phone_a.locator(".panel article", has_text=game["charger_label"]).get_by_role(
+        "button", name="Record the action"
+    ).click()
+    _wait_for_version(phone_a, game["version"] + 2)
+
+    # The rules offer the charger's Courage test, with its odds, on A's phone.
+    panel_a = phone_a.locator(".panel")
+    text = panel_a.inner_text()
+    assert "COU test (Courage against fear)" in text
+    assert "against 6" in text and "%" in text
+    assert "table's convention" in text
+    _shot(phone_a, "a-courage-offered")
+
+    # B's phone shows, live, that side A has a Courage test to roll.
+    offered = _version(phone_a)
+    _wait_for_version(phone_b, offered)
+    panel_b = phone_b.locator(".panel").inner_text()
+    assert "Waiting for Side A" in panel_b and "Courage against fear" in panel_b
+    assert phone_b.locator(".panel button", has_text="Roll").count() == 0
+    _shot(phone_b, "b-waiting")
+
+    # A rolls real dice and enters the face; B sees the result in its log.
+    panel_a.locator("summary", has_text="I rolled real dice").click()
+    panel_a.locator("input[name=faces]").fill("3")
+    panel_a.get_by_role("button", name="Record these dice").click()
+    phone_a.locator(".log-lines li", has_text="against 6, success").first.wait_for(
+        timeout=LIVE_MS
+    )
+    result = phone_a.locator(".log-lines li").first.inner_text()
+    _shot(phone_a, "a-rolled")
+    _wait_for_version(phone_b, _version(phone_a))
+    assert phone_b.locator(".log-lines li").first.inner_text() == result
+    assert "Courage against fear" in result
+    assert phone_b.evaluate("window.notReloaded") is True
+    _shot(phone_b, "b-result-live")
+    assert problems.items == [], "\n".join(problems.items)
+
+    # An opposed test (II-A-3) set up on A's phone is answered on B's phone.
+    phone_a.locator("#table-test > summary").click()
+    phone_a.select_option("#test-fighter", charger)
+    phone_a.select_option("#test-characteristic", "INI")
+    phone_a.select_option("#test-opponent", game["fearsome"])
+    phone_a.fill("#test-label", "Qui frappe le premier")
+    _shot(phone_a, "a-test-form")
+    assert problems.items == [], "\n".join(problems.items)
+    before = _version(phone_a)
+    phone_a.get_by_role("button", name="Show the odds").click()
+    _wait_for_version(phone_a, before + 1)
+    assert "Waiting for Side B" in phone_a.locator(".panel").inner_text()
+    _wait_for_version(phone_b, before + 1)
+    answer = phone_b.locator(".panel")
+    assert "Qui frappe le premier" in answer.inner_text()
+    assert "%" in answer.inner_text()
+    _shot(phone_b, "b-opposed-to-answer")
+    assert problems.items == [], "\n".join(problems.items)
+    # B's phone answers with real dice: A's INI 3 + 3 against B's INI 4 + 4.
+    answer.locator("summary", has_text="I rolled real dice").click()
+    answer.locator("input[name=faces]").fill("3 4")
+    answer.get_by_role("button", name="Record these dice").click()
+    phone_a.locator(".log-lines li", has_text="wins").first.wait_for(timeout=LIVE_MS)
+    phone_a.locator(".game-status").scroll_into_view_if_needed()
+    _shot(phone_a, "a-opposed-result-live")
+
+    assert problems.items == [], "\n".join(problems.items)
+    # A lasting effect recorded on A's phone is listed on B's (II-C-3).
+    effects = phone_a.locator(".table-effects")
+    effects.locator("> summary").click()
+    effects.get_by_text("Record a lasting effect").click()
+    phone_a.fill("#effect-name", "Voile de brume")
+    phone_a.select_option("#effect-kind", "spell")
+    phone_a.select_option("#effect-duration", "turns")
+    phone_a.fill("#effect-turns", "2")
+    before = _version(phone_a)
+    effects.get_by_role("button", name="Record this effect").click()
+    _wait_for_version(phone_a, before + 1)
+    _wait_for_version(phone_b, before + 1)
+    listed = phone_b.locator(".table-effects")
+    assert "Voile de brume" in listed.inner_text()
+    listed.scroll_into_view_if_needed()
+    _shot(phone_b, "b-effect-listed")
+    assert problems.items == [], "\n".join(problems.items)
