@@ -455,6 +455,17 @@ def seat_roles(game: Game, owner: Owner) -> set[str]:
     }
 
 
+def games_of(owner: Owner, limit: int = 50) -> list[Game]:
+    """The games where ``owner`` (an account or a guest) holds a seat, newest first."""
+    return list(Game.objects.for_user_or_guest(owner.user_id, owner.guest_key)[:limit])
+
+
+def reloaded(game: Game) -> Game:
+    """The game as the database holds it now (after a refused or stale tap)."""
+    game.refresh_from_db()
+    return game
+
+
 __all__ = [
     "ActionResult",
     "GameError",
@@ -464,7 +475,9 @@ __all__ = [
     "StaleAction",
     "create_game",
     "game_summary",
+    "games_of",
     "perform_action",
+    "reloaded",
     "replayed_state",
     "rules_events",
     "seat_roles",
