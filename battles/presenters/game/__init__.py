@@ -36,6 +36,10 @@ from battles.presenters.words import PHASE_SECTIONS, phase_word, side_word
 LOG_ON_BOARD = 6
 RECENT_EVENTS = 40  # enough for the board's last lines, whatever the log's length
 
+# Panels that show a side's private cards (IV-A-1: the sequence; IV-B-1: the
+# top card and the reserve): on one phone, a hand-over screen comes first.
+PRIVATE_PANELS = {"strategic", "draw", "activation"}
+
 # A pending roll or choice's panel, by its purpose (before the phase's own).
 PENDING_PANELS: dict[str, Callable[[Mapping[str, Any], str], Panel]] = {
     "parry": combat.panel,
@@ -139,8 +143,7 @@ def build_board(
     handover = None
     if (
         viewer.holds_both_sides
-        and state["phase"] in ("strategic", "activation")
-        and panel.kind != "wait"
+        and panel.kind in PRIVATE_PANELS
         and side is not None
         and holding != side
     ):
