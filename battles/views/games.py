@@ -134,6 +134,11 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
         return _answer(request, game, viewer, error.message, error.field)
     if not viewer.may_act_for(tap.side):
         raise PermissionDenied("A phone acts only for the side it holds.")
+    if viewer.holds_both_sides:
+        # One phone: whoever taps for a side holds the phone. Saved before the
+        # action, whose news reaches the live refresh before this answer does.
+        request.session[VIEW_AS_KEY.format(pk=game.pk)] = tap.side
+        request.session.save()
     try:
         result = services.perform_action(
             game,
@@ -150,9 +155,6 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
         return _answer(request, game, viewer, error.message, error.field or "")
     if tap.command["type"] == "set_sequence":
         request.session.pop(DRAFT_KEY.format(pk=game.pk, side=tap.side), None)
-    if viewer.holds_both_sides:
-        # One phone: whoever just acted for a side holds it now.
-        request.session[VIEW_AS_KEY.format(pk=game.pk)] = tap.side
     if request.htmx and tap.version == game.version and not result.repeated:
         # The phone showed the game as it was before this tap: answer with
         # what changed only.

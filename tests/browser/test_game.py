@@ -70,7 +70,6 @@ def hand_over(page, side=None):
     at every change of floor, and the private cards only after it."""
     text = panel(page).inner_text()
     if "Pass the phone to side" not in text:
-        print("NO HANDOVER:", text)
         return None
     assert "Top of your pile" not in text and "In reserve" not in text
     holder = text.split("Pass the phone to side ", 1)[1][0]
@@ -136,7 +135,7 @@ def test_a_turn_on_one_phone(phone, live_server, armies):
     assert serious_accessibility_violations(phone) == []
 
     # Play every remaining card without acting, until the combat phase.
-    for _ in range(30):
+    for _ in range(80):
         text = panel(phone).inner_text()
         if "Split the melees" in text:
             break
