@@ -136,6 +136,9 @@ class GameEvent(models.Model):
     dice = models.JSONField(default=list, blank=True)
     dice_source = models.CharField(max_length=8, blank=True)
     disputed = models.BooleanField(default=False)
+    # On an action's first event: the game's state just before it, so an undo
+    # restores it without replaying the log (kept for the latest actions only).
+    state_before = models.JSONField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "seq"]

@@ -17,6 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -34,8 +35,7 @@ from rules.dice import ScriptedDice, SeededDice
 from rules.errors import IllegalAction
 from rules.game import (
     COMMANDS,
-    decide,
-    evolve,
+    decide_and_fold,
     new_game_event,
     replay,
     summarize,
@@ -73,6 +73,12 @@ class NotYourSide(GameError):
     status = 403
 
 
+class ConfirmUndo(GameError):
+    """One phone: undoing an action that rolled dice needs a confirmation."""
+
+    status = 409
+
+
 @dataclass
 class ActionResult:
     """What an action did: the game after it, the events it appended."""
@@ -80,6 +86,7 @@ class ActionResult:
     game: Game
     events: list[GameEvent] = field(default_factory=list)
     repeated: bool = False  # the same tap arrived twice: applied once
+    undo_requested: bool = False  # asked on the other phone, not done yet
 
 
 class RecordingDice:
@@ -96,12 +103,23 @@ class RecordingDice:
 
 
 def action_dice_seed(game: Game, action: int) -> str:
-    """The seed of the dice for the action starting at event ``action``.
+    """The seed of the dice of the action starting at event ``action``.
 
-    DESIGN "Dice": faces derive from the game's secret seed and the event
-    number, so anyone holding the revealed seed can recompute every roll.
+    The seed of games logged before the roll count (their actions have no
+    ``dice_drawn`` event); ``roll_dice_seed`` seeds every roll since.
     """
     return f"{game.dice_seed}:{action}"
+
+
+def roll_dice_seed(game: Game, roll: int) -> str:
+    """The seed of the game's ``roll``-th roll (0 first), from its secret seed.
+
+    DESIGN "Dice": faces derive from the game's secret seed and the count of
+    rolls kept in the state (``state["rolls"]``), so anyone holding the
+    revealed seed can recompute every roll, and an undo, which rewinds the
+    count, cannot buy new faces: the same roll gives the same faces again.
+    """
+    return f"{game.dice_seed}:roll:{roll}"
 
 
 # --- creating a game -------------------------------------------------------------
@@ -252,22 +270,26 @@ def _repeat_of(game: Game, key: str, command_hash: str) -> ActionResult | None:
     return ActionResult(game=game, events=events, repeated=True)
 
 
+# How many of the latest actions keep the state before them (undo snapshots).
+UNDO_SNAPSHOTS = 50
+
+
 def _append(
     game: Game,
     raw_events: list[dict[str, Any]],
+    new_state: dict[str, Any],
     *,
     key: str,
     command_hash: str,
     dice: RecordingDice | None,
     dice_source: str,
 ) -> list[GameEvent]:
+    """Append one action's events and store the state the engine built."""
     action = game.version + 1
     rows = []
-    state = game.state
     for offset, raw in enumerate(raw_events):
         seq = action + offset
-        event = {**raw, "seq": seq, "action": action}
-        state = evolve(state, event)
+        first = offset == 0
         rows.append(
             GameEvent(
                 game=game,
@@ -276,10 +298,11 @@ def _append(
                 kind=raw["kind"],
                 side=raw.get("side") or "",
                 payload=raw.get("payload") or {},
-                idempotency_key=key if offset == 0 else "",
-                command_hash=command_hash if offset == 0 else "",
-                dice=(dice.faces if dice and offset == 0 else []),
-                dice_source=dice_source if offset == 0 and dice and dice.faces else "",
+                idempotency_key=key if first else "",
+                command_hash=command_hash if first else "",
+                dice=(dice.faces if dice and first else []),
+                dice_source=dice_source if first and dice and dice.faces else "",
+                state_before=game.state if first else None,
             )
         )
     try:
@@ -287,14 +310,29 @@ def _append(
             GameEvent.objects.bulk_create(rows)
     except IntegrityError:
         raise StaleAction(_("The game moved on: reload and try again.")) from None
-    game.state = state
-    game.version = rows[-1].seq
-    if state.get("phase") == "finished" and game.finished_at is None:
-        game.finished_at = timezone.now()
-    game.save(update_fields=["state", "version", "updated", "finished_at"])
-    version = game.version
-    transaction.on_commit(lambda: announce(game.pk, version))
+    if action % UNDO_SNAPSHOTS == 0:
+        game.events.filter(
+            seq__lt=action - UNDO_SNAPSHOTS, state_before__isnull=False
+        ).update(state_before=None)
+    _store_state(game, new_state, rows[-1].seq)
     return rows
+
+
+def _store_state(game: Game, state: dict[str, Any], version: int) -> None:
+    """Store the game's new state and version: the one place a state is saved.
+
+    The state is the one ``rules.game`` built with the events (never folded
+    again here). Announced to every phone after commit.
+    """
+    game.state = state
+    game.version = version
+    if state.get("phase") == "finished":
+        if game.finished_at is None:
+            game.finished_at = timezone.now()
+    else:
+        game.finished_at = None
+    game.save(update_fields=["state", "version", "updated", "finished_at"])
+    transaction.on_commit(lambda: announce(game.pk, version))
 
 
 def _open_action(
@@ -343,13 +381,14 @@ def perform_action(
         source = (
             ScriptedDice(faces)
             if faces is not None
-            else SeededDice(action_dice_seed(locked, locked.version + 1))
+            else SeededDice(roll_dice_seed(locked, locked.state.get("rolls", 0)))
         )
         dice = RecordingDice(source)
-        raw_events = decide(locked.state, side, command, dice)
+        raw_events, new_state = decide_and_fold(locked.state, side, command, dice)
         rows = _append(
             locked,
             raw_events,
+            new_state,
             key=idempotency_key,
             command_hash=command_hash,
             dice=dice,
@@ -358,43 +397,178 @@ def perform_action(
     return ActionResult(game=locked, events=rows)
 
 
+def _log_index(game: Game) -> list[dict[str, Any]]:
+    """The log without the payloads (those of undo events apart): enough to
+    find what an undo reverts, without reading or replaying the whole game."""
+    rows = game.events.order_by("seq").values("seq", "action", "kind", "side")
+    events = [{**row, "side": row["side"] or None, "payload": {}} for row in rows]
+    undos = dict(game.events.filter(kind="undone").values_list("seq", "payload"))
+    for event in events:
+        if event["seq"] in undos:
+            event["payload"] = undos[event["seq"]]
+    return events
+
+
+def _rolled(game: Game, action: int) -> bool:
+    """Whether the action drew dice (the app's or entered faces)."""
+    return (
+        game.events.filter(action=action)
+        .filter(Q(kind="dice_drawn") | ~Q(dice_source=""))
+        .exists()
+    )
+
+
+def pending_undo_request(game: Game) -> dict[str, Any] | None:
+    """The undo asked of the other phone and not answered yet, if any.
+
+    A request stands while it is the log's latest event: any action or answer
+    after it supersedes it (the action it named is no longer the last one).
+    """
+    last = game.events.order_by("-seq").first()
+    if last is None or last.kind != "undo_requested":
+        return None
+    return {
+        "seq": last.seq,
+        "side": last.side,
+        "action": last.payload["action"],
+        "answerer": "b" if last.side == "a" else "a",
+    }
+
+
+def _append_meta(
+    game: Game, kind: str, side: str, payload: dict[str, Any], key: str, h: str
+) -> GameEvent:
+    action = game.version + 1
+    try:
+        with transaction.atomic():
+            row = GameEvent.objects.create(
+                game=game,
+                seq=action,
+                action=action,
+                kind=kind,
+                side=side,
+                payload=payload,
+                idempotency_key=key,
+                command_hash=h,
+            )
+    except IntegrityError:
+        raise StaleAction(_("The game moved on: reload and try again.")) from None
+    return row
+
+
+def _undo(
+    game: Game, side: str, target: int, payload: dict[str, Any], key: str, h: str
+) -> GameEvent:
+    """Append the ``undone`` event and restore the state before ``target``."""
+    row = _append_meta(game, "undone", side, payload, key, h)
+    first = game.events.filter(seq=target).values_list("state_before", flat=True)
+    before = first[0] if first else None
+    if before is None:  # an old action, beyond the kept snapshots
+        before = replay(rules_events(game))
+    _store_state(game, before, row.seq)
+    return row
+
+
 def undo_last_action(
     game: Game,
     side: str,
     *,
     expected_version: int | None = None,
     idempotency_key: str = "",
+    confirmed: bool = False,
 ) -> ActionResult:
-    """Revert the last action, by appending an ``undone`` event (DESIGN)."""
-    command_hash = _command_hash({"type": "undo"}, None)
+    """Take back ``side``'s own last action, by appending an ``undone`` event.
+
+    An action that rolled dice cannot be taken back to roll again: on two
+    phones the other side is asked (``undo_requested``, answered with
+    ``answer_undo``); on one phone the player confirms (``ConfirmUndo`` until
+    ``confirmed``). Either way the roll count in the state is rewound with
+    the rest, so the same roll gives the same faces again.
+    """
+    command_hash = _command_hash({"type": "undo", "confirmed": confirmed}, None)
     with transaction.atomic():
         locked, repeat = _open_action(
             game, idempotency_key, command_hash, expected_version
         )
         if repeat is not None:
             return repeat
-        events = [e.as_rules_event() for e in locked.events.order_by("seq")]
-        target = undo_target(events, side)
-        undo = {"kind": "undone", "side": side, "payload": {"action": target}}
-        action = locked.version + 1
-        row = GameEvent.objects.create(
-            game=locked,
-            seq=action,
-            action=action,
-            kind="undone",
-            side=side,
-            payload=undo["payload"],
-            idempotency_key=idempotency_key,
-            command_hash=command_hash,
+        target = undo_target(_log_index(locked), side)
+        if _rolled(locked, target):
+            if locked.mode == GameMode.TWO_PHONES:
+                request = pending_undo_request(locked)
+                if request and request["action"] == target:
+                    raise GameError(
+                        _("Your undo is already asked: wait for the answer.")
+                    )
+                row = _append_meta(
+                    locked,
+                    "undo_requested",
+                    side,
+                    {"action": target},
+                    idempotency_key,
+                    command_hash,
+                )
+                _store_state(locked, locked.state, row.seq)
+                return ActionResult(game=locked, events=[row], undo_requested=True)
+            if not confirmed:
+                raise ConfirmUndo(
+                    _(
+                        "Your last action rolled dice. Undoing it will not roll "
+                        "them again: the same roll gives the same faces. Undo it?"
+                    )
+                )
+        row = _undo(
+            locked,
+            side,
+            target,
+            {"action": target},
+            idempotency_key,
+            command_hash,
         )
-        locked.state = replay([*events, row.as_rules_event()])
-        locked.version = action
-        locked.finished_at = (
-            None if locked.state["phase"] != "finished" else (locked.finished_at)
+    return ActionResult(game=locked, events=[row])
+
+
+def answer_undo(
+    game: Game,
+    side: str,
+    *,
+    agree: bool,
+    expected_version: int | None = None,
+    idempotency_key: str = "",
+) -> ActionResult:
+    """The other phone agrees to (or refuses) the undo asked of it."""
+    command_hash = _command_hash({"type": "answer_undo", "agree": agree}, None)
+    with transaction.atomic():
+        locked, repeat = _open_action(
+            game, idempotency_key, command_hash, expected_version
         )
-        locked.save(update_fields=["state", "version", "updated", "finished_at"])
-        version = locked.version
-        transaction.on_commit(lambda: announce(locked.pk, version))
+        if repeat is not None:
+            return repeat
+        request = pending_undo_request(locked)
+        if request is None:
+            raise StaleAction(_("No undo is waiting for your answer."))
+        if request["answerer"] != side:
+            raise NotYourSide(_("Only the other side answers this undo."))
+        payload = {"action": request["action"], "asked_by": request["side"]}
+        if not agree:
+            row = _append_meta(
+                locked,
+                "undo_refused",
+                side,
+                payload,
+                idempotency_key,
+                command_hash,
+            )
+            _store_state(locked, locked.state, row.seq)
+            return ActionResult(game=locked, events=[row])
+        row = _undo(
+            locked,
+            request["side"],
+            request["action"],
+            {**payload, "agreed_by": side},
+            idempotency_key,
+            command_hash,
+        )
     return ActionResult(game=locked, events=[row])
 
 
@@ -433,10 +607,26 @@ class DiceCheck:
 
 
 def verify_dice(game: Game) -> list[DiceCheck]:
-    """Recompute every app-rolled face from the revealed seed (DESIGN "Dice")."""
+    """Recompute every app-rolled face from the revealed seed (DESIGN "Dice").
+
+    Each roll's number is in its action's ``dice_drawn`` event; an action
+    logged before the roll count is seeded by its event number.
+    """
+    rolls = {
+        action: payload.get("roll")
+        for action, payload in game.events.filter(kind="dice_drawn").values_list(
+            "action", "payload"
+        )
+    }
     checks = []
     for event in game.events.filter(dice_source="seeded").order_by("seq"):
-        dice = SeededDice(action_dice_seed(game, event.action))
+        roll = rolls.get(event.action)
+        seed = (
+            action_dice_seed(game, event.action)
+            if roll is None
+            else roll_dice_seed(game, roll)
+        )
+        dice = SeededDice(seed)
         expected = [dice.d6() for _ in event.dice]
         checks.append(DiceCheck(event.seq, list(event.dice), expected))
     return checks
@@ -468,17 +658,21 @@ def reloaded(game: Game) -> Game:
 
 __all__ = [
     "ActionResult",
+    "ConfirmUndo",
     "GameError",
     "IllegalAction",
     "KeyReused",
     "NotYourSide",
     "StaleAction",
+    "answer_undo",
     "create_game",
     "game_summary",
     "games_of",
+    "pending_undo_request",
     "perform_action",
     "reloaded",
     "replayed_state",
+    "roll_dice_seed",
     "rules_events",
     "seat_roles",
     "side_setup",

@@ -12,6 +12,7 @@ from rules.game.engine import (
     attack_difficulty,
     choice_odds,
     decide,
+    decide_and_fold,
     movement_cm,
     new_game_event,
     tactics_candidates,
@@ -24,6 +25,7 @@ from rules.game.evolve import (
     undo_target,
     undone_actions,
 )
+from rules.game.legal import legal_actions, waiting_for
 from rules.game.summary import summarize
 
 __all__ = [
@@ -32,8 +34,10 @@ __all__ = [
     "attack_difficulty",
     "choice_odds",
     "decide",
+    "decide_and_fold",
     "effective_events",
     "evolve",
+    "legal_actions",
     "movement_cm",
     "new_game_event",
     "replay",
@@ -41,5 +45,6 @@ __all__ = [
     "tactics_candidates",
     "undo_target",
     "undone_actions",
+    "waiting_for",
     "who_decides",
 ]

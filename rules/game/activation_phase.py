@@ -34,6 +34,125 @@ from rules.movement import (
 from rules.shooting import Shooter, range_band, shooting_problems, shot_difficulty
 from rules.turn import validate_activation
 
+MOVES = ("charge", "engagement", "run", "covered_move", "walk")
+EXCLUSIVE = ("charge", "engagement", "run", "covered_move")
+CUMULATIVE = ("walk", "shoot", "mystic")
+DECLARED = ("charge", "engagement", "run", "covered_move", "walk", "mystic")
+
+
+def _floor_open(state: State) -> bool:
+    return state["phase"] == "activation" and not state["pending"]
+
+
+def legal_draw(state: State, side: str) -> list[dict[str, Any]]:
+    if not _floor_open(state) or state["active"] is not None:
+        return []
+    phase = DrawPhase.from_dict(state["draw"])
+    if phase.speaker != side:
+        return []
+    actions = [str(action) for action in phase.legal_actions()]
+    return [{"type": "draw", "choices": {"action": actions}}] if actions else []
+
+
+def legal_end_activation(state: State, side: str) -> list[dict[str, Any]]:
+    active = state["active"]
+    if not _floor_open(state) or active is None or active["side"] != side:
+        return []
+    return [{"type": "end_activation"}]
+
+
+def _activated(state: State, side: str) -> list[str]:
+    """The living fighters ``side`` activated with the cards just played."""
+    active = state["active"]
+    if not _floor_open(state) or active is None or active["side"] != side:
+        return []
+    return [f for f in active["fighters"] if not state["fighters"][f]["eliminated"]]
+
+
+def legal_declare(state: State, side: str) -> list[dict[str, Any]]:
+    result = []
+    for fighter_id in _activated(state, side):
+        for action in DECLARED:
+            try:
+                check_declaration(state, side, fighter_id, action)
+            except IllegalAction:
+                continue
+            entry: dict[str, Any] = {
+                "type": "declare",
+                "fighter": fighter_id,
+                "action": action,
+            }
+            if action in ("charge", "engagement"):
+                targets = engageable(state, side, fighter_id)
+                if not targets:
+                    continue
+                entry["choices"] = {"targets": targets}
+            result.append(entry)
+    return result
+
+
+def engageable(state: State, side: str, fighter_id: str) -> list[str]:
+    """The adversaries ``fighter_id`` may engage now (II-E-3 caps their contacts)."""
+    return [
+        target
+        for target in st.fighters_of(state, st.other(side))
+        if st.in_contact(state, fighter_id, target)
+        or len(st.adversaries_in_contact(state, target))
+        < max_adversaries(st.card_of(state, target)["size"])
+    ]
+
+
+def legal_disengage(state: State, side: str) -> list[dict[str, Any]]:
+    result = []
+    for fighter_id in _activated(state, side):
+        methods = []
+        for method in ("INI", "FOR"):
+            try:
+                disengagement_check(state, side, fighter_id, method, free_side=True)
+            except IllegalAction:
+                continue
+            methods.append(method)
+        if methods:
+            result.append(
+                {
+                    "type": "disengage",
+                    "fighter": fighter_id,
+                    "choices": {"method": methods},
+                }
+            )
+    return result
+
+
+def legal_shoot(state: State, side: str) -> list[dict[str, Any]]:
+    result = []
+    targets = st.fighters_of(state, st.other(side))
+    if not targets:
+        return result
+    for fighter_id in _activated(state, side):
+        try:
+            check_shot(state, side, fighter_id)
+        except IllegalAction:
+            continue
+        result.append(
+            {"type": "shoot", "fighter": fighter_id, "choices": {"target": targets}}
+        )
+    return result
+
+
+def legal_set_contact(state: State, side: str) -> list[dict[str, Any]]:
+    if not _floor_open(state):
+        return []
+    own = st.fighters_of(state, side)
+    enemies = st.fighters_of(state, st.other(side))
+    if not own or not enemies:
+        return []
+    return [
+        {
+            "type": "set_contact",
+            "choices": {"one": own, "two": enemies, "contact": [True, False]},
+        }
+    ]
+
 
 def draw(batch: Batch, side: str, command: Command) -> None:
     state = batch.state
@@ -118,16 +237,87 @@ def movement_cm(state: State, fighter_id: str, action: str) -> float | None:
     return walk_distance_cm(whole)
 
 
+def check_declaration(state: State, side: str, fighter_id: Any, action: Any) -> None:
+    """Refuse a declaration the rules forbid (``IllegalAction`` says why).
+
+    * Contact (MARCHER): "Si un combattant est au contact d'au moins une
+      figurine ennemie, il doit parvenir à se désengager avant de pouvoir
+      effectuer une marche." The same holds for an assault (Résoudre un
+      Assaut: "il doit tout d'abord tenter de rompre le combat avant de
+      pouvoir engager un autre ennemi") and any other move.
+    * COURIR: "Un combattant ne peut effectuer une course que s'il est libre
+      de tout adversaire au moment de son activation."
+    * Désengagement: "S'il échoue, tous ses dés de combat sont
+      automatiquement placés en défense": it does not move either.
+    * Order of actions (IV-B-2): "les combattants effectuant des actions
+      cumulatives sont joués les uns après les autres, après ceux ayant
+      effectué une action exclusive"; the initiation rules: "Les actions
+      destinées à amener un combattant au contact d'un adversaire doivent
+      être annoncées et résolues avant les autres."
+    * Mystic actions are for magicians (POU) and the faithful (FOI).
+    """
+    fighter = _active_fighter(state, side, fighter_id)
+    if action not in DECLARED:
+        raise IllegalAction(_("Choose an action: charge, engagement, run, walk..."))
+    label = fighter["label"]
+    if action in MOVES:
+        if fighter_id in state["defence_only"]:
+            raise IllegalAction(
+                _(
+                    "{fighter} failed to disengage: it does not move this turn "
+                    "(Désengagement)."
+                ),
+                fighter=label,
+            )
+        if st.adversaries_in_contact(state, fighter_id):
+            if action == "run":
+                raise IllegalAction(
+                    _(
+                        "{fighter} is in contact with an adversary: a fighter runs "
+                        "only if it is free of adversaries when activated (COURIR)."
+                    ),
+                    fighter=label,
+                )
+            raise IllegalAction(
+                _(
+                    "{fighter} is in contact with an adversary: it must disengage "
+                    "successfully before it moves (MARCHER, Désengagement)."
+                ),
+                fighter=label,
+            )
+    if action in EXCLUSIVE:
+        for other_id in state["active"]["fighters"]:
+            done = [a for a in state["acted"].get(other_id, []) if a in CUMULATIVE]
+            if done:
+                raise IllegalAction(
+                    _(
+                        "Exclusive actions come before cumulative ones: {other} "
+                        "already made one this activation (IV-B-2)."
+                    ),
+                    other=label_of(state, other_id),
+                )
+    if action == "mystic":
+        card = st.card_of(state, fighter_id)
+        if card["profile"].get("POU") is None and card["profile"].get("FOI") is None:
+            raise IllegalAction(
+                _(
+                    "{fighter} is neither a magician (POU) nor a faithful (FOI): "
+                    "it has no mystic action."
+                ),
+                fighter=label,
+            )
+    validate_activation([*state["acted"].get(fighter_id, []), action])
+
+
 def declare(batch: Batch, side: str, command: Command) -> None:
+    """Declare a fighter's action (IV-B-2); see ``check_declaration``."""
     state = batch.state
     require_phase(state, "activation")
     require_no_pending(state)
     fighter_id = command.get("fighter")
-    fighter = _active_fighter(state, side, fighter_id)
     action = command.get("action")
-    if action not in ("charge", "engagement", "run", "covered_move", "walk", "mystic"):
-        raise IllegalAction(_("Choose an action: charge, engagement, run, walk..."))
-    validate_activation([*state["acted"].get(fighter_id, []), action])
+    check_declaration(state, side, fighter_id, action)
+    fighter = state["fighters"][fighter_id]
     payload: dict[str, Any] = {
         "fighter": fighter_id,
         "label": fighter["label"],
@@ -167,11 +357,10 @@ def declare(batch: Batch, side: str, command: Command) -> None:
     batch.emit("action_declared", payload)
 
 
-def disengage(batch: Batch, side: str, command: Command) -> None:
-    state = batch.state
-    require_phase(state, "activation")
-    require_no_pending(state)
-    fighter_id = command.get("fighter")
+def disengagement_check(
+    state: State, side: str, fighter_id: Any, method: Any, *, free_side: bool
+) -> Any:
+    """The disengagement plan, or ``IllegalAction`` (initiation rules)."""
     fighter = _active_fighter(state, side, fighter_id)
     if state["acted"].get(fighter_id):
         raise IllegalAction(_("A disengagement comes first in an activation."))
@@ -182,6 +371,9 @@ def disengage(batch: Batch, side: str, command: Command) -> None:
         )
     card = st.card_of(state, fighter_id)
     mou = st.value_of(state, fighter_id, "MOU") or 0
+    method = "INI" if method is None else method
+    if method not in ("INI", "FOR"):
+        raise IllegalAction(_("Disengage with INI or FOR."))
     plan = disengagement_plan(
         Disengager(
             ini=st.value_of(state, fighter_id, "INI") or 0,
@@ -189,16 +381,31 @@ def disengage(batch: Batch, side: str, command: Command) -> None:
             size=card["size"],
             mou=int(mou),
             engaged_this_phase=fighter_id in state["engaged"],
-            free_side=bool(command.get("free_side", True)),
+            free_side=free_side,
         ),
         [
             Adversary(st.card_of(state, a)["size"], st.value_of(state, a, "RES") or 1)
             for a in adversaries
         ],
-        str(command.get("method") or "INI").upper(),
+        method,
     )
     if not plan.possible:
         raise IllegalAction(joined(plan.reasons))
+    return plan
+
+
+def disengage(batch: Batch, side: str, command: Command) -> None:
+    state = batch.state
+    require_phase(state, "activation")
+    require_no_pending(state)
+    fighter_id = command.get("fighter")
+    plan = disengagement_check(
+        state,
+        side,
+        fighter_id,
+        command.get("method"),
+        free_side=bool(command.get("free_side", True)),
+    )
     pending = test_pending(
         purpose="disengage",
         side=side,
@@ -210,16 +417,9 @@ def disengage(batch: Batch, side: str, command: Command) -> None:
     batch.emit("pending_set", {"pending": pending})
 
 
-def shoot(batch: Batch, side: str, command: Command) -> None:
-    state = batch.state
-    require_phase(state, "activation")
-    require_no_pending(state)
-    shooter_id = command.get("fighter")
+def check_shot(state: State, side: str, shooter_id: Any) -> dict[str, Any]:
+    """The shooter, or ``IllegalAction`` (initiation rules, "Tir")."""
     shooter = _active_fighter(state, side, shooter_id)
-    target_id = command.get("target")
-    target = st.living_fighter(state, target_id)
-    if target["side"] == side:
-        raise IllegalAction(_("It is forbidden to target a fighter of your own side."))
     card = st.card_of(state, shooter_id)
     acted = state["acted"].get(shooter_id, [])
     problems = shooting_problems(
@@ -239,6 +439,20 @@ def shoot(batch: Batch, side: str, command: Command) -> None:
             _("{fighter}: {problem}"), fighter=shooter["label"], problem=problems[0]
         )
     validate_activation([*acted, "shoot"])
+    return shooter
+
+
+def shoot(batch: Batch, side: str, command: Command) -> None:
+    state = batch.state
+    require_phase(state, "activation")
+    require_no_pending(state)
+    shooter_id = command.get("fighter")
+    shooter = check_shot(state, side, shooter_id)
+    target_id = command.get("target")
+    target = st.living_fighter(state, target_id)
+    if target["side"] == side:
+        raise IllegalAction(_("It is forbidden to target a fighter of your own side."))
+    card = st.card_of(state, shooter_id)
     try:
         distance = float(command.get("distance_cm"))
     except (TypeError, ValueError):

@@ -127,6 +127,7 @@ def form_combats(batch: Batch, side: str, command: Command) -> None:
                 "used": {f: {"attack": 0, "defence": 0} for f in combat.fighters},
                 "difficulty": None,
                 "done": False,
+                "declined": [],
             }
         )
     combat_state = dict(state["combat"], combats=built, current=None, picker=winner)
@@ -139,6 +140,157 @@ def form_combats(batch: Batch, side: str, command: Command) -> None:
         },
     )
     batch.emit("step_changed", {"step": "fighting"})
+
+
+def combat_sides(state: State, combat: Mapping[str, Any]) -> list[str]:
+    """The sides with fighters in this combat, A first."""
+    present = {state["fighters"][f]["side"] for f in [combat["one"], *combat["many"]]}
+    return [side for side in st.SIDES if side in present]
+
+
+def attack_dice_left(state: State, combat: Mapping[str, Any], side: str) -> int:
+    """The attack dice ``side`` still holds in a combat: its living fighters'
+    dice, where they still have a living adversary to strike."""
+    total = 0
+    members = [combat["one"], *combat["many"]]
+    for fighter_id in members:
+        data = state["fighters"][fighter_id]
+        if data["side"] != side or data["eliminated"]:
+            continue
+        if not attack_targets(state, combat, fighter_id):
+            continue
+        total += max(0, dice_left(combat, fighter_id, "attack"))
+    return total
+
+
+def attack_targets(state: State, combat: Mapping[str, Any], attacker: str) -> list[str]:
+    """The living adversaries ``attacker`` may strike in this combat."""
+    if attacker == combat["one"]:
+        targets = combat["many"]
+    else:
+        targets = [combat["one"]]
+    side = state["fighters"][attacker]["side"]
+    return [
+        t
+        for t in targets
+        if not state["fighters"][t]["eliminated"]
+        and state["fighters"][t]["side"] != side
+    ]
+
+
+def combat_waits_for(state: State) -> set[str]:
+    """The sides the combat under way waits on (IV-C).
+
+    "Tous les combattants en contact avec un combattant ennemi doivent
+    combattre au corps à corps pendant la phase de combat." A combat ends
+    only when both sides have used or declined every attack die they hold:
+    the sides that still hold one (and have not declined) are waited on;
+    when neither does, either side still in it closes the combat.
+    """
+    combat_state = state["combat"]
+    if (
+        state["phase"] != "combat"
+        or state["step"] != "fighting"
+        or state["pending"]
+        or combat_state is None
+        or combat_state["current"] is None
+    ):
+        return set()
+    combat = combat_state["combats"][combat_state["current"]]
+    declined = set(combat.get("declined", []))
+    open_sides = [s for s in combat_sides(state, combat) if s not in declined]
+    holders = {s for s in open_sides if attack_dice_left(state, combat, s) > 0}
+    return holders or set(open_sides)
+
+
+def _current_or_none(state: State) -> dict[str, Any] | None:
+    combat_state = state["combat"]
+    if state["phase"] != "combat" or state["step"] != "fighting":
+        return None
+    if combat_state is None or combat_state["current"] is None:
+        return None
+    return combat_state["combats"][combat_state["current"]]
+
+
+def legal_form_combats(state: State, side: str) -> list[dict[str, Any]]:
+    if (
+        state["phase"] != "combat"
+        or state["step"] != "forming"
+        or state["tactics"]["winner"] != side
+    ):
+        return []
+    return [{"type": "form_combats", "choices": {"combats": ["suggested"]}}]
+
+
+def legal_choose_combat(state: State, side: str) -> list[dict[str, Any]]:
+    combat_state = state["combat"]
+    if (
+        state["phase"] != "combat"
+        or state["step"] != "fighting"
+        or combat_state is None
+        or combat_state["current"] is not None
+        or combat_state["picker"] != side
+    ):
+        return []
+    left = [i for i, c in enumerate(combat_state["combats"]) if not c["done"]]
+    return [{"type": "choose_combat", "choices": {"combat": left}}] if left else []
+
+
+def legal_set_combat_dice(state: State, side: str) -> list[dict[str, Any]]:
+    combat = _current_or_none(state)
+    if combat is None or side not in combat_waits_for(state):
+        return []
+    return [
+        {"type": "set_combat_dice", "fighter": f}
+        for f in [combat["one"], *combat["many"]]
+        if state["fighters"][f]["side"] == side
+        and not state["fighters"][f]["eliminated"]
+    ]
+
+
+def legal_set_difficulty(state: State, side: str) -> list[dict[str, Any]]:
+    if _current_or_none(state) is None or side not in combat_waits_for(state):
+        return []
+    return [{"type": "set_attack_difficulty"}]
+
+
+def legal_attack(state: State, side: str) -> list[dict[str, Any]]:
+    combat = _current_or_none(state)
+    if combat is None or side not in combat_waits_for(state):
+        return []
+    if side in combat.get("declined", []):
+        return []
+    result = []
+    for attacker in [combat["one"], *combat["many"]]:
+        data = state["fighters"][attacker]
+        if data["side"] != side or data["eliminated"]:
+            continue
+        if dice_left(combat, attacker, "attack") <= 0:
+            continue
+        targets = attack_targets(state, combat, attacker)
+        if targets:
+            result.append(
+                {"type": "attack", "attacker": attacker, "choices": {"target": targets}}
+            )
+    return result
+
+
+def legal_parry(state: State, side: str) -> list[dict[str, Any]]:
+    pending = state["pending"]
+    if (
+        not pending
+        or pending.get("purpose") != "parry"
+        or pending["kind"] != "choice"
+        or pending["side"] != side
+    ):
+        return []
+    return [{"type": "parry", "choices": {"parry": [True, False]}}]
+
+
+def legal_end_combat(state: State, side: str) -> list[dict[str, Any]]:
+    if side not in combat_waits_for(state):
+        return []
+    return [{"type": "end_combat"}]
 
 
 def _pick_pending(state: State, picker: str) -> dict[str, Any]:
@@ -199,6 +351,17 @@ def set_combat_dice(batch: Batch, side: str, command: Command) -> None:
         if raw < combat["used"][fighter_id][key]:
             raise IllegalAction(_("Dice already used cannot be taken back."))
         values.append(raw)
+    if fighter_id in state["defence_only"] and values[0] > 0:
+        # Désengagement: "S'il échoue, tous ses dés de combat sont
+        # automatiquement placés en défense lors de la phase de combat".
+        raise IllegalAction(
+            _(
+                "{fighter} failed to disengage: all its combat dice stay in "
+                "defence this turn (Désengagement)."
+            ),
+            fighter=label_of(state, fighter_id),
+        )
+    _require_still_fighting(state, combat, side)
     combats = [dict(c) for c in state["combat"]["combats"]]
     combats[index] = dict(
         combat,
@@ -224,6 +387,7 @@ def set_difficulty(batch: Batch, side: str, command: Command) -> None:
     state = batch.state
     require_no_pending(state)
     index, combat = _current_combat(state)
+    _require_still_fighting(state, combat, side)
     raw = command.get("difficulty")
     if raw in (None, "", "DEF"):
         value = None
@@ -259,6 +423,10 @@ def declare_attack(batch: Batch, side: str, command: Command) -> None:
     if attacker != combat["one"] and target != combat["one"]:
         raise IllegalAction(
             _("In this combat everyone fights the fighter facing them.")
+        )
+    if side in combat.get("declined", []):
+        raise IllegalAction(
+            _("Your side declined its remaining attacks in this combat.")
         )
     if dice_left(combat, attacker, "attack") <= 0:
         raise IllegalAction(
@@ -322,15 +490,64 @@ def parry(batch: Batch, side: str, command: Command) -> None:
     )
 
 
+def _require_still_fighting(state: State, combat: Mapping[str, Any], side: str) -> None:
+    if side in combat.get("declined", []):
+        raise IllegalAction(
+            _("Your side declined its remaining attacks in this combat.")
+        )
+    if side not in combat_waits_for(state):
+        raise IllegalAction(
+            _("Wait: the other side is still fighting this combat (IV-C).")
+        )
+
+
 def end_combat(batch: Batch, side: str, command: Command) -> None:
+    """Declare one's side done in the combat under way (IV-C).
+
+    "Tous les combattants en contact avec un combattant ennemi doivent
+    combattre au corps à corps pendant la phase de combat." A side ends its
+    part by declining the attack dice it still holds; the combat ends only
+    when both sides have used or declined every attack die they hold, so
+    neither side can end it for the other.
+    """
     state = batch.state
     require_no_pending(state)
     index, combat = _current_combat(state)
     members = [combat["one"], *combat["many"]]
     if side not in {state["fighters"][f]["side"] for f in members}:
         raise IllegalAction(_("Only the players in this combat can close it."))
+    if side in combat.get("declined", []):
+        raise IllegalAction(
+            _("Your side already declined its remaining attacks in this combat.")
+        )
+    waiting = combat_waits_for(state)
+    if side not in waiting:
+        other = sorted(waiting)[0] if waiting else st.other(side)
+        raise IllegalAction(
+            _(
+                "Side {side} still holds an attack die: the combat goes on until "
+                "it is used or declined (IV-C)."
+            ),
+            side=other.upper(),
+        )
+    declined = [*combat.get("declined", []), side]
     combats = [dict(c) for c in state["combat"]["combats"]]
-    combats[index] = dict(combat, done=True)
+    still = [
+        s
+        for s in combat_sides(state, combat)
+        if s not in declined and attack_dice_left(state, combat, s) > 0
+    ]
+    if still:
+        combats[index] = dict(combat, declined=declined)
+        batch.emit(
+            "combat_updated",
+            {
+                "combat": dict(state["combat"], combats=combats),
+                "declined": side,
+            },
+        )
+        return
+    combats[index] = dict(combat, declined=declined, done=True)
     picker = st.other(state["combat"]["picker"])
     left = [c for c in combats if not c["done"]]
     batch.emit(

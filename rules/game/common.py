@@ -29,6 +29,19 @@ class Batch:
         self.events.append(event)
 
 
+class CountingDice:
+    """Wraps the dice of one command and keeps the faces it drew, in order."""
+
+    def __init__(self, source: DiceSource):
+        self.source = source
+        self.faces: list[int] = []
+
+    def d6(self) -> int:
+        face = self.source.d6()
+        self.faces.append(face)
+        return face
+
+
 def fraction_text(value: Fraction) -> str:
     return f"{value.numerator}/{value.denominator}"
 

@@ -16,6 +16,7 @@ Tests follow II-A, wounds II-B.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from rules.dice import DiceSource
@@ -26,6 +27,12 @@ from rules.game.activation_phase import (
     disengage,
     draw,
     end_activation,
+    legal_declare,
+    legal_disengage,
+    legal_draw,
+    legal_end_activation,
+    legal_set_contact,
+    legal_shoot,
     movement_cm,
     set_contact,
     shoot,
@@ -37,20 +44,36 @@ from rules.game.combat_phase import (
     declare_attack,
     end_combat,
     form_combats,
+    legal_attack,
+    legal_choose_combat,
+    legal_end_combat,
+    legal_form_combats,
+    legal_parry,
+    legal_set_combat_dice,
+    legal_set_difficulty,
     parry,
     set_combat_dice,
     set_difficulty,
 )
-from rules.game.common import Batch, Command, State, own_fighter
+from rules.game.common import Batch, Command, CountingDice, State, own_fighter
 from rules.game.pending import choice_odds, who_decides
-from rules.game.rolling import decide_six, roll_dice
+from rules.game.rolling import (
+    decide_six,
+    legal_keep,
+    legal_reroll,
+    legal_roll,
+    roll_dice,
+)
 from rules.game.strategic_phase import (
     choose_first,
     choose_tactics_fighter,
+    legal_choose_first,
+    legal_choose_tactics_fighter,
+    legal_set_sequence,
     set_sequence,
     tactics_candidates,
 )
-from rules.game.upkeep_phase import tick_upkeep
+from rules.game.upkeep_phase import legal_tick_upkeep, tick_upkeep
 
 
 def _set_routed(batch: Batch, side: str, command: Command) -> None:
@@ -101,6 +124,32 @@ def _set_mystic(batch: Batch, side: str, command: Command) -> None:
     )
 
 
+def _legal_set_routed(state: State, side: str) -> list[dict[str, Any]]:
+    return [
+        {
+            "type": "set_routed",
+            "fighter": fighter_id,
+            "choices": {"routed": [not state["fighters"][fighter_id]["routed"]]},
+        }
+        for fighter_id in st.fighters_of(state, side)
+    ]
+
+
+def _legal_set_mystic(state: State, side: str) -> list[dict[str, Any]]:
+    result = []
+    for fighter_id in st.fighters_of(state, side):
+        data = state["fighters"][fighter_id]
+        fields = [key for key in ("mana", "faith") if data[key] is not None]
+        if fields:
+            # The reserve itself (0 to 99) is typed by the player.
+            result.append({"type": "set_mystic", "fighter": fighter_id})
+    return result
+
+
+def _legal_concede(state: State, side: str) -> list[dict[str, Any]]:
+    return [{"type": "concede"}]
+
+
 def _concede(batch: Batch, side: str, command: Command) -> None:
     state = batch.state
     if state["phase"] == "finished":
@@ -108,31 +157,99 @@ def _concede(batch: Batch, side: str, command: Command) -> None:
     batch.emit("game_finished", {"reason": "conceded", "winner": st.other(side)})
 
 
-HANDLERS: dict[str, Callable[[Batch, str, Command], None]] = {
-    "set_sequence": set_sequence,
-    "choose_tactics_fighter": choose_tactics_fighter,
-    "choose_first": choose_first,
-    "draw": draw,
-    "end_activation": end_activation,
-    "declare": declare,
-    "disengage": disengage,
-    "shoot": shoot,
-    "set_contact": set_contact,
-    "form_combats": form_combats,
-    "choose_combat": choose_combat,
-    "set_combat_dice": set_combat_dice,
-    "set_attack_difficulty": set_difficulty,
-    "attack": declare_attack,
-    "parry": parry,
-    "end_combat": end_combat,
-    "tick_upkeep": tick_upkeep,
-    "set_routed": _set_routed,
-    "set_mystic": _set_mystic,
-    "concede": _concede,
-}
+Handler = Callable[[Batch, str, Command], None]
+Legal = Callable[[State, str], list[dict[str, Any]]]
 
 
-COMMANDS = frozenset({*HANDLERS, "roll", "reroll", "keep"})
+@dataclass(frozen=True)
+class CommandKind:
+    """One kind of command: how ``decide`` handles it, when it is legal.
+
+    ``handle(batch, side, command, dice)`` emits the events (or raises
+    ``IllegalAction``); ``legal(state, side)`` lists the commands of this kind
+    ``side`` may send now, in the shape of ``rules.game.legal.legal_actions``.
+    ``anytime`` kinds (conceding, keeping one's own fighters up to date) may
+    be listed while the side waits.
+    """
+
+    handle: Callable[[Batch, str, Command, DiceSource], None]
+    legal: Legal
+    anytime: bool = False
+
+
+def _no_dice(handler: Handler) -> Callable[[Batch, str, Command, DiceSource], None]:
+    def handle(batch: Batch, side: str, command: Command, dice: DiceSource) -> None:
+        handler(batch, side, command)
+
+    return handle
+
+
+COMMAND_TABLE: dict[str, CommandKind] = {}
+
+
+def register_command(
+    kind: str,
+    handle: Callable[[Batch, str, Command, DiceSource], None],
+    legal: Legal,
+    *,
+    anytime: bool = False,
+) -> None:
+    """Add (or replace) a command kind: the one extension point of ``decide``."""
+    COMMAND_TABLE[kind] = CommandKind(handle, legal, anytime)
+
+
+def _register_all() -> None:
+    table: list[tuple[str, Handler, Legal, bool]] = [
+        # Until the Tactics roll, a side may still correct its sequence or
+        # its Tactics fighter while it waits for the other (IV-A-1, IV-A-2).
+        ("set_sequence", set_sequence, legal_set_sequence, True),
+        (
+            "choose_tactics_fighter",
+            choose_tactics_fighter,
+            legal_choose_tactics_fighter,
+            True,
+        ),
+        ("choose_first", choose_first, legal_choose_first, False),
+        ("draw", draw, legal_draw, False),
+        ("declare", declare, legal_declare, False),
+        ("disengage", disengage, legal_disengage, False),
+        ("shoot", shoot, legal_shoot, False),
+        ("end_activation", end_activation, legal_end_activation, False),
+        ("set_contact", set_contact, legal_set_contact, True),
+        ("form_combats", form_combats, legal_form_combats, False),
+        ("choose_combat", choose_combat, legal_choose_combat, False),
+        ("set_combat_dice", set_combat_dice, legal_set_combat_dice, False),
+        ("set_attack_difficulty", set_difficulty, legal_set_difficulty, False),
+        ("attack", declare_attack, legal_attack, False),
+        ("parry", parry, legal_parry, False),
+        ("end_combat", end_combat, legal_end_combat, False),
+        ("tick_upkeep", tick_upkeep, legal_tick_upkeep, False),
+        ("set_routed", _set_routed, _legal_set_routed, True),
+        ("set_mystic", _set_mystic, _legal_set_mystic, True),
+        ("concede", _concede, _legal_concede, True),
+    ]
+    register_command("roll", roll_dice, legal_roll)
+    register_command(
+        "reroll",
+        lambda batch, side, command, dice: decide_six(batch, side, command, dice, True),
+        legal_reroll,
+    )
+    register_command(
+        "keep",
+        lambda batch, side, command, dice: decide_six(
+            batch, side, command, dice, False
+        ),
+        legal_keep,
+    )
+    for kind, handler, legal, anytime in table:
+        register_command(kind, _no_dice(handler), legal, anytime=anytime)
+
+
+_register_all()
+
+# The handlers by kind, as before the command table (read-only view).
+HANDLERS = {kind: entry.handle for kind, entry in COMMAND_TABLE.items()}
+COMMANDS = frozenset(COMMAND_TABLE)
 
 
 def decide(
@@ -143,22 +260,36 @@ def decide(
     ``command`` is ``{"type": ..., ...}`` (see ``COMMANDS``). Events come as
     ``{"kind", "side", "payload"}``; the caller numbers them.
     """
+    return decide_and_fold(state, side, command, dice)[0]
+
+
+def decide_and_fold(
+    state: State, side: str, command: Command, dice: DiceSource
+) -> tuple[list[dict[str, Any]], State]:
+    """``decide``'s companion: the events and the state they lead to.
+
+    The state is folded once, while the events are made: the caller stores
+    it instead of folding the events a second time.
+    """
     if side not in st.SIDES:
         raise IllegalAction(_("Only the two players act in a game."))
     if state["phase"] == "finished":
         raise IllegalAction(_("The game is over."))
-    kind = command.get("type")
-    batch = Batch(state, side)
-    if kind == "roll":
-        roll_dice(batch, side, command, dice)
-    elif kind in ("reroll", "keep"):
-        decide_six(batch, side, command, dice, kind == "reroll")
-    elif kind in HANDLERS:
-        HANDLERS[kind](batch, side, command)
-    else:
+    kind = command.get("type") if isinstance(command, Mapping) else None
+    entry = COMMAND_TABLE.get(kind) if isinstance(kind, str) else None
+    if entry is None:
         raise IllegalAction(_("Unknown action."))
-
-    return batch.events
+    batch = Batch(state, side)
+    counted = CountingDice(dice)
+    entry.handle(batch, side, command, counted)
+    if counted.faces:
+        # The game's dice are seeded by a count of rolls kept in the state:
+        # an undo rewinds it, so the same roll gives the same faces again.
+        batch.emit(
+            "dice_drawn",
+            {"roll": state.get("rolls", 0), "faces": list(counted.faces)},
+        )
+    return batch.events, batch.state
 
 
 def new_game_event(setup: Mapping[str, Any]) -> dict[str, Any]:
@@ -166,13 +297,18 @@ def new_game_event(setup: Mapping[str, Any]) -> dict[str, Any]:
     initial = st.new_state(setup)
     initial.setdefault("engaged", [])
     initial.setdefault("defence_only", [])
+    initial.setdefault("rolls", 0)  # the count of rolls that seeds the dice
     return {"kind": "game_started", "side": None, "payload": {"state": initial}}
 
 
 __all__ = [
     "COMBAT_CONVENTION",
     "COMMANDS",
+    "COMMAND_TABLE",
     "HANDLERS",
+    "CommandKind",
+    "decide_and_fold",
+    "register_command",
     "attack_difficulty",
     "choice_odds",
     "decide",

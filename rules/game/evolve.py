@@ -21,19 +21,52 @@ from rules.game.state import State, copy_state
 
 Event = Mapping[str, Any]
 
+# Events about the log itself, not the game: an undo, and the asking for one
+# (a two-phone undo of a roll needs the other side's agreement). replay()
+# skips them; they change no state.
+META_KINDS = frozenset({"undone", "undo_requested", "undo_refused"})
+
+
+# Every evolver gets a shallow copy of the state and replaces (never changes
+# in place) the parts its event touches: the rest is shared with the state
+# before, which stays unchanged. ``_own`` copies one top-level part.
+
+
+def _own(state: State, key: str) -> Any:
+    """A copy of ``state[key]`` (one level deep), stored in ``state``."""
+    value = state[key]
+    value = dict(value) if isinstance(value, dict) else list(value)
+    state[key] = value
+    return value
+
+
+def _fighter_changes(state: State, fighter_id: str, changes: Mapping[str, Any]) -> None:
+    fighters = _own(state, "fighters")
+    fighters[fighter_id] = {**fighters[fighter_id], **changes}
+
 
 def _set_fighter(state: State, payload: Mapping[str, Any]) -> None:
-    fighter = state["fighters"][payload["fighter"]]
-    for key in ("steps", "stunned", "routed", "eliminated", "charged", "mana", "faith"):
-        if key in payload.get("changes", {}):
-            fighter[key] = payload["changes"][key]
+    changes = payload.get("changes", {})
+    _fighter_changes(
+        state,
+        payload["fighter"],
+        {key: changes[key] for key in FIGHTER_KEYS if key in changes},
+    )
+
+
+FIGHTER_KEYS = ("steps", "stunned", "routed", "eliminated", "charged", "mana", "faith")
 
 
 def _wound(state: State, payload: Mapping[str, Any]) -> None:
-    fighter = state["fighters"][payload["target"]]
-    fighter["steps"] = payload["steps_after"]
-    fighter["stunned"] = payload["stunned_after"]
-    fighter["eliminated"] = payload["eliminated"]
+    _fighter_changes(
+        state,
+        payload["target"],
+        {
+            "steps": payload["steps_after"],
+            "stunned": payload["stunned_after"],
+            "eliminated": payload["eliminated"],
+        },
+    )
     state["pending"] = None
 
 
@@ -49,32 +82,42 @@ def _assign(*keys: str) -> Callable[[State, Mapping[str, Any]], None]:
 
 
 def _sequence_set(state: State, payload: Mapping[str, Any]) -> None:
-    state["sequences"][payload["side"]] = list(payload["order"])
+    _own(state, "sequences")[payload["side"]] = list(payload["order"])
+
+
+def _own_tactics(state: State) -> dict[str, Any]:
+    tactics = _own(state, "tactics")
+    tactics["fighters"] = dict(tactics["fighters"])
+    return tactics
 
 
 def _tactics_fighter(state: State, payload: Mapping[str, Any]) -> None:
-    state["tactics"]["fighters"][payload["side"]] = payload["fighter"]
+    _own_tactics(state)["fighters"][payload["side"]] = payload["fighter"]
 
 
 def _tactics_won(state: State, payload: Mapping[str, Any]) -> None:
-    state["tactics"]["winner"] = payload["winner"]
+    _own_tactics(state)["winner"] = payload["winner"]
     state["pending"] = None
 
 
 def _first_chosen(state: State, payload: Mapping[str, Any]) -> None:
-    state["tactics"]["first"] = payload["first"]
+    _own_tactics(state)["first"] = payload["first"]
     state["draw"] = copy_state(payload["draw"])
 
 
 def _action_declared(state: State, payload: Mapping[str, Any]) -> None:
-    state["acted"].setdefault(payload["fighter"], []).append(payload["action"])
+    acted = _own(state, "acted")
+    acted[payload["fighter"]] = [*acted.get(payload["fighter"], []), payload["action"]]
     if payload.get("charged"):
-        state["fighters"][payload["fighter"]]["charged"] = True
+        _fighter_changes(state, payload["fighter"], {"charged": True})
     if "contacts" in payload:
         state["contacts"] = copy_state(payload["contacts"])
-    for engaged in payload.get("engaged", []):
-        if engaged not in state["engaged"]:
-            state["engaged"].append(engaged)
+    new = [e for e in payload.get("engaged", []) if e not in state["engaged"]]
+    if new:
+        engaged = _own(state, "engaged")
+        for one in new:
+            if one not in engaged:
+                engaged.append(one)
 
 
 def _test_resolved(state: State, payload: Mapping[str, Any]) -> None:
@@ -82,15 +125,22 @@ def _test_resolved(state: State, payload: Mapping[str, Any]) -> None:
 
 
 def _disengaged(state: State, payload: Mapping[str, Any]) -> None:
-    state["acted"].setdefault(payload["fighter"], []).insert(0, "disengage")
+    acted = _own(state, "acted")
+    acted[payload["fighter"]] = ["disengage", *acted.get(payload["fighter"], [])]
     if payload["success"]:
         state["contacts"] = copy_state(payload["contacts"])
     elif payload["fighter"] not in state["defence_only"]:
-        state["defence_only"].append(payload["fighter"])
+        _own(state, "defence_only").append(payload["fighter"])
+
+
+def _dice_drawn(state: State, payload: Mapping[str, Any]) -> None:
+    # The count of rolls seeds the game's dice (an undo rewinds it).
+    state["rolls"] = payload["roll"] + 1
 
 
 def _upkeep_ticked(state: State, payload: Mapping[str, Any]) -> None:
-    state["upkeep"]["ticked"].append(payload["key"])
+    upkeep = _own(state, "upkeep")
+    upkeep["ticked"] = [*upkeep["ticked"], payload["key"]]
     for change in payload.get("changes", []):
         _set_fighter(state, change)
 
@@ -111,9 +161,10 @@ def _turn_started(state: State, payload: Mapping[str, Any]) -> None:
         upkeep=None,
         pending=None,
     )
-    for fighter in state["fighters"].values():
-        fighter["stunned"] = False  # II-B-5: the stun lasts until the end of turn.
-        fighter["charged"] = False
+    fighters = _own(state, "fighters")
+    for fighter_id, data in fighters.items():
+        # II-B-5: the stun lasts until the end of turn.
+        fighters[fighter_id] = {**data, "stunned": False, "charged": False}
 
 
 def _game_finished(state: State, payload: Mapping[str, Any]) -> None:
@@ -146,11 +197,17 @@ EVOLVERS: dict[str, Callable[[State, Mapping[str, Any]], None]] = {
     "upkeep_ticked": _upkeep_ticked,
     "turn_started": _turn_started,
     "game_finished": _game_finished,
+    "dice_drawn": _dice_drawn,
 }
 
 
 def evolve(state: State | None, event: Event) -> State:
-    """The state after ``event`` (a new dict; ``state`` is left unchanged)."""
+    """The state after ``event`` (a new dict; ``state`` is left unchanged).
+
+    Only what the event changes is copied; the new state shares the rest
+    with ``state``, so neither may be changed in place afterwards (nothing
+    in ``rules.game`` does: every change goes through an event).
+    """
     kind = event["kind"]
     payload = event.get("payload") or {}
     if kind == "game_started":
@@ -159,10 +216,10 @@ def evolve(state: State | None, event: Event) -> State:
         raise ValueError("A game's log starts with game_started.")
     apply = EVOLVERS.get(kind)
     if apply is None:
-        if kind == "undone":
+        if kind in META_KINDS:
             raise ValueError("An undo is folded by replay(), not evolve().")
         raise ValueError(f"Unknown event kind {kind!r}.")
-    new = copy_state(state)
+    new = dict(state)  # shallow: each evolver copies what it changes
     apply(new, payload)
     return new
 
@@ -177,6 +234,8 @@ def undone_actions(events: Iterable[Event]) -> set[int]:
             if target in effective:
                 effective.remove(target)
                 undone.add(target)
+        elif event["kind"] in META_KINDS:
+            continue
         elif event["kind"] != "game_started" and event["action"] not in effective:
             effective.append(event["action"])
     return undone
@@ -185,7 +244,9 @@ def undone_actions(events: Iterable[Event]) -> set[int]:
 def effective_events(events: Sequence[Event]) -> list[Event]:
     """The events that count: without undo events and the actions they undid."""
     undone = undone_actions(events)
-    return [e for e in events if e["kind"] != "undone" and e["action"] not in undone]
+    return [
+        e for e in events if e["kind"] not in META_KINDS and e["action"] not in undone
+    ]
 
 
 def replay(events: Sequence[Event]) -> State:
@@ -206,9 +267,9 @@ def undo_target(events: Sequence[Event], side: str | None) -> int:
     """
     undone = undone_actions(events)
     for event in reversed(events):
-        if event["kind"] in ("undone", "game_started"):
-            if event["kind"] == "game_started":
-                break
+        if event["kind"] == "game_started":
+            break
+        if event["kind"] in META_KINDS:
             continue
         if event["action"] in undone:
             continue

@@ -30,10 +30,46 @@ from rules.game.pending import (
     opposed_roll_of,
     roll_to_dict,
     test_roll_of,
-    who_decides,
     wound_pending,
 )
 from rules.wounds import STEPS_TO_DIE, wound_roll
+
+
+def legal_roll(state: State, side: str) -> list[dict[str, Any]]:
+    pending = state["pending"]
+    if (
+        not pending
+        or pending["kind"] not in ("test", "opposed", "wound", "split")
+        or pending.get("roll")
+        or pending["side"] not in (None, side)
+    ):
+        return []
+    return [{"type": "roll"}]
+
+
+def six_decider(state: State) -> str | None:
+    """The side that must reroll or keep the six showing, if any (II-A-1)."""
+    pending = state["pending"]
+    if (
+        not pending
+        or not pending.get("roll")
+        or pending["kind"] not in ("test", "opposed")
+    ):
+        return None
+    if pending["kind"] == "test":
+        if not test_roll_of(pending).awaiting_choice:
+            return None
+        return pending["side"]
+    roll = opposed_roll_of(pending)
+    return None if roll.finished else roll.deciding
+
+
+def legal_reroll(state: State, side: str) -> list[dict[str, Any]]:
+    return [{"type": "reroll"}] if six_decider(state) == side else []
+
+
+def legal_keep(state: State, side: str) -> list[dict[str, Any]]:
+    return [{"type": "keep"}] if six_decider(state) == side else []
 
 
 def roll_dice(batch: Batch, side: str, command: Command, dice: DiceSource) -> None:
@@ -80,7 +116,7 @@ def decide_six(
         )
     ):
         raise IllegalAction(_("No six is waiting for a decision."))
-    decider = who_decides(pending)
+    decider = six_decider(state)
     if decider is None:
         raise IllegalAction(_("No six is waiting for a decision."))
     if decider != side:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules import odds
 from rules.activation import DrawPhase
 from rules.errors import IllegalAction, Message, _
@@ -20,12 +22,25 @@ from rules.sequence import validate_sequence
 from rules.tactics import Army, TacticsFighter, tactics_eligibility
 
 
+def _tactics_rolled(state: State) -> bool:
+    """Whether the Tactics roll is made (or under way) this turn (IV-A-2)."""
+    return state["tactics"]["winner"] is not None or bool(
+        state["pending"] and state["pending"].get("roll")
+    )
+
+
+def legal_set_sequence(state: State, side: str) -> list[dict[str, Any]]:
+    if state["phase"] != "strategic" or _tactics_rolled(state):
+        return []
+    return [
+        {"type": "set_sequence", "choices": {"order": st.cards_in_play(state, side)}}
+    ]
+
+
 def set_sequence(batch: Batch, side: str, command: Command) -> None:
     state = batch.state
     require_phase(state, "strategic")
-    if state["tactics"]["winner"] is not None or (
-        state["pending"] and state["pending"].get("roll")
-    ):
+    if _tactics_rolled(state):
         raise IllegalAction(
             _(
                 "Your activation sequence cannot change once the Tactics roll is "
@@ -75,11 +90,32 @@ def tactics_candidates(state: State, side: str) -> list[tuple[str, bool, str]]:
     return result
 
 
+def legal_choose_tactics_fighter(state: State, side: str) -> list[dict[str, Any]]:
+    if state["phase"] != "strategic" or _tactics_rolled(state):
+        return []
+    return [
+        {"type": "choose_tactics_fighter", "fighter": fighter_id}
+        for fighter_id, ok, _why in tactics_candidates(state, side)
+        if ok
+    ]
+
+
 def choose_tactics_fighter(batch: Batch, side: str, command: Command) -> None:
+    """Choose the fighter of the Tactics roll, until it is rolled (IV-A-2).
+
+    "Chaque joueur effectue un test de Discipline avec le combattant de son
+    choix parmi ceux qui appartiennent au peuple de l'armée : le jet de
+    Tactique." Once the roll is made its result stands: neither side can
+    choose again (which would start the roll over).
+    """
     state = batch.state
     require_phase(state, "strategic")
     if state["pending"] and state["pending"].get("roll"):
         raise IllegalAction(_("The Tactics roll is already under way."))
+    if state["tactics"]["winner"] is not None:
+        raise IllegalAction(
+            _("The Tactics roll is made: its fighters cannot change (IV-A-2).")
+        )
     fighter_id = command.get("fighter")
     own_fighter(state, side, fighter_id)
     verdicts = {f: (ok, why) for f, ok, why in tactics_candidates(state, side)}
@@ -112,6 +148,16 @@ def _maybe_ready_for_tactics(batch: Batch) -> None:
         "context": {"fighters": dict(fighters)},
     }
     batch.emit("step_changed", {"step": "tactics", "pending": pending})
+
+
+def legal_choose_first(state: State, side: str) -> list[dict[str, Any]]:
+    if (
+        state["phase"] != "strategic"
+        or state["step"] != "first_choice"
+        or state["tactics"]["winner"] != side
+    ):
+        return []
+    return [{"type": "choose_first", "choices": {"first": list(st.SIDES)}}]
 
 
 def choose_first(batch: Batch, side: str, command: Command) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rules.errors import IllegalAction, Words, _
 from rules.game import state as st
-from rules.game.common import Batch, Command, require_phase
+from rules.game.common import Batch, Command, State, require_phase
 from rules.upkeep import UpkeepFighter, upkeep_checklist
 
 
@@ -44,6 +46,16 @@ def start_upkeep(batch: Batch) -> None:
     batch.emit("upkeep_started", {"upkeep": {"items": items, "ticked": []}})
     if not items:
         _end_turn(batch)
+
+
+def legal_tick_upkeep(state: State, side: str) -> list[dict[str, Any]]:
+    upkeep = state["upkeep"]
+    if state["phase"] != "upkeep" or not upkeep:
+        return []
+    remaining = [i for i in upkeep["items"] if i["key"] not in upkeep["ticked"]]
+    if not remaining:
+        return []
+    return [{"type": "tick_upkeep", "choices": {"key": [remaining[0]["key"]]}}]
 
 
 def tick_upkeep(batch: Batch, side: str, command: Command) -> None:

@@ -1,0 +1,142 @@
+"""Whose turn it is and what a side may do now: ``waiting_for``, ``legal_actions``.
+
+These are the one answer the app, its screens and the tests ask of the rules
+(RULES_API "The game"); nothing outside ``rules/`` decides legality or whose
+turn it is.
+
+``waiting_for(state)`` is the set of sides the game waits on: the sides still
+building a sequence or choosing a Tactics fighter, the Tactics winner choosing
+who speaks first, the side that has the floor, the side that must roll or
+decide about a six, the sides still fighting the combat under way, ...
+
+``legal_actions(state, side)`` lists the commands ``decide`` would accept
+from ``side`` now: one entry per ``type`` (and per ``fighter``, ``attacker``
+and ``action`` where the command names them), in the shape ``decide`` takes.
+Fields the player picks from a known list are given as ``"choices": {field:
+[allowed values]}``; fields the player types (a distance, a mystic reserve,
+the order of a sequence's cards) are omitted or listed with the values they
+are made of. While a side waits the list holds only what it may do at any
+time (conceding, keeping its own fighters' contacts, rout and mana/faith up
+to date).
+
+Extension point: the command table. Every command kind is registered in
+``rules.game.engine.COMMAND_TABLE`` with ``register_command(kind, handle,
+legal, anytime=False)``: ``handle(batch, side, command, dice)`` emits the
+events, ``legal(state, side)`` lists the entries of that kind, next to the
+handler in its phase module (``rules.game.activation_phase.legal_declare``
+beside ``declare``, and so on). ``legal_actions`` simply asks every kind in
+the table, in order; a new command kind plugs in by registering both, and
+``decide`` refuses what its legality function would not list because both
+share the same checks (``check_declaration``, ``check_shot``, ...). The
+property test ``tests/rules/test_legal_actions.py`` holds the two together.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.game import state as st
+from rules.game.activation_phase import DrawPhase
+from rules.game.combat_phase import combat_waits_for
+from rules.game.common import State
+from rules.game.engine import COMMAND_TABLE
+from rules.game.rolling import six_decider
+
+Entry = dict[str, Any]
+
+
+def waiting_for(state: State) -> set[str]:
+    """The sides (``"a"``, ``"b"``) the game waits on now."""
+    phase = state["phase"]
+    if phase == "finished":
+        return set()
+    pending = state["pending"]
+    if pending:
+        if pending.get("roll"):
+            decider = six_decider(state)
+            return {decider} if decider else set()
+        if pending["side"] is None:
+            return set(st.SIDES)  # the Tactics roll: either phone rolls it
+        return {pending["side"]}
+    if phase == "strategic":
+        if state["step"] == "first_choice":
+            return {state["tactics"]["winner"]}
+        return {
+            side
+            for side in st.SIDES
+            if state["sequences"][side] is None
+            or state["tactics"]["fighters"][side] is None
+        }
+    if phase == "activation":
+        if state["active"] is not None:
+            return {state["active"]["side"]}
+        speaker = DrawPhase.from_dict(state["draw"]).speaker
+        return {speaker} if speaker else set()
+    if phase == "combat":
+        return combat_waits_for(state)
+    if phase == "upkeep":
+        # Who ticks which item of the checklist is the upkeep's own rule;
+        # until it says otherwise, either player ticks the next item.
+        return set(st.SIDES)
+    return set()
+
+
+def legal_actions(state: State, side: str) -> list[Entry]:
+    """What ``side`` may do now, as commands in the shape ``decide`` takes."""
+    if side not in st.SIDES or state["phase"] == "finished":
+        return []
+    waited = side in waiting_for(state)
+    result: list[Entry] = []
+    for kind in COMMAND_TABLE.values():
+        if not waited and not kind.anytime:
+            continue
+        result.extend(kind.legal(state, side))
+    return result
+
+
+# What ``decide`` reads when a command leaves the field out.
+DEFAULTS: dict[str, Any] = {"method": "INI", "contact": False, "parry": False}
+
+
+def _among(value: Any, allowed: list[Any]) -> bool:
+    return any(type(value) is type(v) and value == v for v in allowed)
+
+
+def matches(entry: Entry, command: dict[str, Any]) -> bool:
+    """Whether ``command`` is one ``entry`` allows (its choices respected)."""
+    if command.get("type") != entry["type"]:
+        return False
+    if entry["type"] == "set_contact" and "one" in command and "two" in command:
+        swapped = {**command, "one": command["two"], "two": command["one"]}
+        return _matches_fields(entry, command) or _matches_fields(entry, swapped)
+    return _matches_fields(entry, command)
+
+
+def _matches_fields(entry: Entry, command: dict[str, Any]) -> bool:
+    for key in ("fighter", "attacker", "action"):
+        if key in entry and command.get(key) != entry[key]:
+            return False
+    for field, allowed in entry.get("choices", {}).items():
+        if field == "order":
+            value = command.get("order")
+            if not isinstance(value, list) or sorted(map(str, value)) != sorted(
+                allowed
+            ):
+                return False
+        elif field == "targets":
+            value = command.get("targets")
+            if not isinstance(value, list) or not value:
+                return False
+            if not all(isinstance(v, str) and v in allowed for v in value):
+                return False
+        elif not _among(command.get(field, DEFAULTS.get(field)), allowed):
+            return False
+    return True
+
+
+def is_listed(state: State, side: str, command: dict[str, Any]) -> bool:
+    """Whether ``command`` by ``side`` is among ``legal_actions``."""
+    return any(matches(entry, command) for entry in legal_actions(state, side))
+
+
+__all__ = ["is_listed", "legal_actions", "matches", "waiting_for"]

@@ -1,0 +1,251 @@
+"""The rules the game enforces, each quoting its seed (issue #10).
+
+Set-up (``tests.rules.test_game.setup``): side A has a Magistrat (a1.1, FOI 3)
+and two Arbalétriers (a2.1, a2.2, crossbow); side B three Repentis (b1.1..3).
+"""
+
+from __future__ import annotations
+
+from rules.game import legal_actions, waiting_for
+from tests.rules.test_game import Table
+
+
+def entries(table, side, kind):
+    return [e for e in legal_actions(table.state, side) if e["type"] == kind]
+
+
+def declared(table, side, fighter):
+    return {
+        e["action"] for e in entries(table, side, "declare") if e["fighter"] == fighter
+    }
+
+
+def b_charges_the_magistrat():
+    """B speaks first; Repenti b1.1 charges the Magistrat a1.1; A draws a1."""
+    table = Table()
+    table.to_activation(first="b")
+    table.play("b", {"type": "draw", "action": "draw"})
+    table.play(
+        "b",
+        {"type": "declare", "fighter": "b1.1", "action": "charge", "targets": ["a1.1"]},
+    )
+    table.play("b", {"type": "end_activation"})
+    table.play("a", {"type": "draw", "action": "draw"})
+    assert table.state["active"]["fighters"] == ["a1.1"]
+    return table
+
+
+def magistrat_in_contact_since_last_turn():
+    """The Magistrat a1.1 stands in contact with Repenti b1.1; A draws a1."""
+    table = Table()
+    table.to_activation(first="a")
+    table.play(
+        "a", {"type": "set_contact", "one": "a1.1", "two": "b1.1", "contact": True}
+    )
+    table.play("a", {"type": "draw", "action": "draw"})
+    return table
+
+
+def test_COURIR_a_fighter_in_contact_at_its_activation_cannot_run():
+    """COURIR: "Un combattant ne peut effectuer une course que s'il est libre de
+    tout adversaire au moment de son activation." """
+    table = b_charges_the_magistrat()
+    table.refuses(
+        "a", {"type": "declare", "fighter": "a1.1", "action": "run"}, "COURIR"
+    )
+    assert "run" not in declared(table, "a", "a1.1")
+
+
+def test_MARCHER_a_fighter_in_contact_must_disengage_before_it_walks_or_engages():
+    """MARCHER: "Si un combattant est au contact d'au moins une figurine
+    ennemie, il doit parvenir à se désengager avant de pouvoir effectuer une
+    marche." Résoudre un Assaut: "il doit tout d'abord tenter de rompre le
+    combat avant de pouvoir engager un autre ennemi." """
+    table = magistrat_in_contact_since_last_turn()
+    table.refuses(
+        "a", {"type": "declare", "fighter": "a1.1", "action": "walk"}, "disengage"
+    )
+    table.refuses(
+        "a",
+        {
+            "type": "declare",
+            "fighter": "a1.1",
+            "action": "engagement",
+            "targets": ["b1.2"],
+        },
+        "disengage",
+    )
+    assert declared(table, "a", "a1.1") == {"mystic"}
+    assert entries(table, "a", "disengage")[0]["fighter"] == "a1.1"
+
+
+def test_after_a_successful_disengagement_it_may_engage_another_adversary():
+    """Résoudre un Assaut: "S'il y parvient, son potentiel de déplacement est de
+    MOU cm ; il peut alors engager un nouvel adversaire"."""
+    table = magistrat_in_contact_since_last_turn()
+    table.play("a", {"type": "disengage", "fighter": "a1.1", "method": "INI"})
+    # INI 4 + 3 = 7 against 4 + 2 x 1 adversary = 6.
+    table.play("a", {"type": "roll"}, faces=[3])
+    assert table.state["contacts"] == []
+    assert "engagement" in declared(table, "a", "a1.1")
+    events = table.play(
+        "a",
+        {
+            "type": "declare",
+            "fighter": "a1.1",
+            "action": "engagement",
+            "targets": ["b1.2"],
+        },
+    )
+    assert events[0]["payload"]["move_cm"] == 10  # MOU x 1 after a disengagement
+
+
+def test_after_a_failed_disengagement_no_move_and_every_combat_die_in_defence():
+    """Désengagement: "S'il échoue, tous ses dés de combat sont automatiquement
+    placés en défense lors de la phase de combat du tour en cours"."""
+    table = magistrat_in_contact_since_last_turn()
+    table.play("a", {"type": "disengage", "fighter": "a1.1"})
+    table.play("a", {"type": "roll"}, faces=[1])  # 4 + 1 = 5 < 6: it fails
+    assert table.state["defence_only"] == ["a1.1"]
+    table.refuses(
+        "a", {"type": "declare", "fighter": "a1.1", "action": "walk"}, "disengage"
+    )
+    table.refuses(
+        "a",
+        {
+            "type": "declare",
+            "fighter": "a1.1",
+            "action": "engagement",
+            "targets": ["b1.3"],
+        },
+        "failed to disengage",
+    )
+    table.play("a", {"type": "end_activation"})
+    while table.state["phase"] == "activation":
+        side = waiting_for(table.state).pop()
+        if table.state["active"]:
+            table.play(side, {"type": "end_activation"})
+        else:
+            table.play(side, {"type": "draw", "action": "draw"})
+    assert table.state["phase"] == "combat"
+    table.play("a", {"type": "form_combats", "combats": "suggested"})
+    table.play("a", {"type": "choose_combat", "combat": 0})
+    combat = table.state["combat"]["combats"][0]
+    assert combat["dice"]["a1.1"] == {"attack": 0, "defence": 2}
+    table.refuses(
+        "a",
+        {"type": "set_combat_dice", "fighter": "a1.1", "attack": 1, "defence": 1},
+        "defence",
+    )
+    assert not entries(table, "a", "attack")
+
+
+def test_IV_B_2_exclusive_actions_come_before_cumulative_ones():
+    """IV-B-2: "les combattants effectuant des actions cumulatives sont joués les
+    uns après les autres, après ceux ayant effectué une action exclusive." The
+    initiation rules: "Les actions destinées à amener un combattant au contact
+    d'un adversaire doivent être annoncées et résolues avant les autres." """
+    table = Table()
+    table.to_activation(first="b")
+    table.play("b", {"type": "draw", "action": "draw"})
+    table.play(
+        "b",
+        {"type": "declare", "fighter": "b1.1", "action": "charge", "targets": ["a1.1"]},
+    )
+    table.play("b", {"type": "declare", "fighter": "b1.2", "action": "walk"})
+    table.refuses(
+        "b",
+        {"type": "declare", "fighter": "b1.3", "action": "charge", "targets": ["a1.1"]},
+        "IV-B-2",
+    )
+    table.refuses(
+        "b", {"type": "declare", "fighter": "b1.3", "action": "run"}, "IV-B-2"
+    )
+    assert declared(table, "b", "b1.3") == {"walk"}
+
+
+def test_IV_A_2_once_the_tactics_roll_is_made_no_side_chooses_its_fighter_again():
+    """IV-A-2: "Chaque joueur effectue un test de Discipline avec le combattant
+    de son choix [...] : le jet de Tactique. Le vainqueur de ce jet choisira
+    quel joueur commence à parler"."""
+    table = Table()
+    table.play("a", {"type": "set_sequence", "order": ["a1", "a2"]})
+    table.play("b", {"type": "set_sequence", "order": ["b1"]})
+    table.play("a", {"type": "choose_tactics_fighter", "fighter": "a1.1"})
+    table.play("b", {"type": "choose_tactics_fighter", "fighter": "b1.1"})
+    table.play("a", {"type": "roll"}, faces=[3, 4])
+    assert table.state["tactics"]["winner"] == "a"
+    for side, fighter in (("b", "b1.2"), ("a", "a1.1")):
+        table.refuses(
+            side, {"type": "choose_tactics_fighter", "fighter": fighter}, "IV-A-2"
+        )
+        assert not entries(table, side, "choose_tactics_fighter")
+    assert waiting_for(table.state) == {"a"}
+
+
+def test_mystic_actions_only_for_magicians_and_the_faithful():
+    """IV-B-2: "Les actions cumulatives sont : la Marche, le Tir, les Actions
+    mystiques (cf. Ch.10 et 11)" — the chapters of magicians (POU) and the
+    faithful (FOI)."""
+    table = Table()
+    table.to_activation()
+    table.play("a", {"type": "draw", "action": "draw"})
+    table.play("a", {"type": "declare", "fighter": "a1.1", "action": "mystic"})
+    table.play("a", {"type": "end_activation"})
+    table.play("b", {"type": "draw", "action": "draw"})
+    table.refuses(
+        "b", {"type": "declare", "fighter": "b1.1", "action": "mystic"}, "magician"
+    )
+    assert "mystic" not in declared(table, "b", "b1.1")
+
+
+def fighting_one_combat():
+    table = b_charges_the_magistrat()
+    table.play("a", {"type": "end_activation"})
+    while table.state["phase"] == "activation":
+        side = waiting_for(table.state).pop()
+        if table.state["active"]:
+            table.play(side, {"type": "end_activation"})
+        else:
+            table.play(side, {"type": "draw", "action": "draw"})
+    table.play("a", {"type": "form_combats", "combats": "suggested"})
+    table.play("a", {"type": "choose_combat", "combat": 0})
+    return table
+
+
+def test_IV_C_a_combat_ends_only_when_both_sides_used_or_declined_their_attacks():
+    """IV-C: "Tous les combattants en contact avec un combattant ennemi doivent
+    combattre au corps à corps pendant la phase de combat." """
+    table = fighting_one_combat()
+    assert waiting_for(table.state) == {"a", "b"}
+    # A declines its attack die: the combat goes on, B still holds one.
+    table.play("a", {"type": "end_combat"})
+    assert table.state["combat"]["current"] == 0
+    assert waiting_for(table.state) == {"b"}
+    table.refuses("a", {"type": "end_combat"}, "already declined")
+    table.refuses(
+        "a", {"type": "attack", "attacker": "a1.1", "target": "b1.1"}, "declined"
+    )
+    table.play("b", {"type": "end_combat"})
+    assert table.state["phase"] == "upkeep"
+
+
+def test_IV_C_neither_side_ends_the_combat_for_the_other():
+    """IV-C: "Tous les combattants en contact avec un combattant ennemi doivent
+    combattre au corps à corps" — a side that used its dice waits for the other."""
+    table = fighting_one_combat()
+    table.play("b", {"type": "attack", "attacker": "b1.1", "target": "a1.1"})
+    table.play("b", {"type": "roll"}, faces=[1])  # 1 + 4 = 5 >= 4: a hit
+    table.play("a", {"type": "parry", "parry": True})
+    table.play("a", {"type": "roll"}, faces=[5])  # 4 + 5 = 9 >= 5: parried
+    assert waiting_for(table.state) == {"a"}
+    table.refuses("b", {"type": "end_combat"}, "Side A still holds")
+    assert not entries(table, "b", "end_combat")
+    table.play("a", {"type": "attack", "attacker": "a1.1", "target": "b1.1"})
+    table.play("a", {"type": "roll"}, faces=[1])
+    table.play("b", {"type": "parry", "parry": False})
+    table.play("a", {"type": "roll"}, faces=[1, 2])
+    # Both attack dice used: either side closes the combat now.
+    assert waiting_for(table.state) == {"a", "b"}
+    table.play("b", {"type": "end_combat"})
+    assert table.state["phase"] == "upkeep"

@@ -1,0 +1,105 @@
+"""Turning ``legal_actions`` entries into commands, and making up others.
+
+For the property test of ``rules.game.legal_actions``: every entry becomes a
+concrete command (choices picked, typed fields filled as a player would), and
+a made-up command is any command kind with any fighter, action or target of
+the game, legal or not.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from rules.game import COMMANDS
+from rules.game import state as st
+from rules.game.activation_phase import DECLARED
+
+DRAW_ACTIONS = ["draw", "reserve", "play_reserve", "play_reserve_and_top", "refuse"]
+
+
+def example_command(
+    state: dict[str, Any], side: str, entry: dict[str, Any], rng: random.Random
+) -> dict[str, Any]:
+    """A command a player could send for ``entry``."""
+    command = {k: v for k, v in entry.items() if k != "choices"}
+    for field, allowed in entry.get("choices", {}).items():
+        if field == "order":
+            command["order"] = rng.sample(allowed, len(allowed))
+        elif field == "targets":
+            command["targets"] = [rng.choice(allowed)]
+        else:
+            command[field] = rng.choice(allowed)
+    kind = entry["type"]
+    if kind == "shoot":
+        command["distance_cm"] = rng.choice([5, 15, 25, 90])
+        friends = st.friends_in_contact_with(state, command["target"], side)
+        if friends:
+            command["nearest_friend"] = friends[0]
+    elif kind == "disengage":
+        command["free_side"] = True
+    elif kind == "set_mystic":
+        data = state["fighters"][entry["fighter"]]
+        for key in ("mana", "faith"):
+            if data[key] is not None:
+                command[key] = rng.randint(0, 99)
+    elif kind == "set_combat_dice":
+        combat = state["combat"]["combats"][state["combat"]["current"]]
+        used = combat["used"][entry["fighter"]]
+        attack = used["attack"] + rng.randint(0, 2)
+        if entry["fighter"] in state["defence_only"]:
+            attack = 0
+        command["attack"] = attack
+        command["defence"] = used["defence"] + rng.randint(0, 2)
+    elif kind == "set_attack_difficulty":
+        command["difficulty"] = rng.choice(["DEF", 5])
+    elif kind == "tick_upkeep":
+        command["rallied"] = rng.random() < 0.5
+    return command
+
+
+def made_up_command(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """Any command kind with any of the game's fighters, actions, targets."""
+    fighters = list(state["fighters"])
+    kind = rng.choice(sorted(COMMANDS))
+    command: dict[str, Any] = {"type": kind}
+    fighter = rng.choice(fighters)
+    other = rng.choice(fighters)
+    if kind == "declare":
+        command.update(
+            fighter=fighter,
+            action=rng.choice([*DECLARED, "shoot", "fly"]),
+            targets=[other],
+        )
+    elif kind in ("shoot",):
+        command.update(fighter=fighter, target=other, distance_cm=15)
+    elif kind in ("disengage", "choose_tactics_fighter", "set_routed"):
+        command.update(fighter=fighter, routed=rng.random() < 0.5)
+    elif kind == "set_mystic":
+        command.update(fighter=fighter, mana=3, faith=2)
+    elif kind == "attack":
+        command.update(attacker=fighter, target=other)
+    elif kind == "set_combat_dice":
+        command.update(fighter=fighter, attack=rng.randint(0, 2), defence=1)
+    elif kind == "set_attack_difficulty":
+        command.update(difficulty=5)
+    elif kind == "draw":
+        command.update(action=rng.choice(DRAW_ACTIONS))
+    elif kind == "set_sequence":
+        side = rng.choice(st.SIDES)
+        command.update(order=list(state["sides"][side]["cards"]))
+    elif kind == "choose_first":
+        command.update(first=rng.choice(st.SIDES))
+    elif kind == "set_contact":
+        command.update(one=fighter, two=other, contact=rng.random() < 0.5)
+    elif kind == "form_combats":
+        command.update(combats="suggested")
+    elif kind == "choose_combat":
+        command.update(combat=rng.randint(0, 2))
+    elif kind == "parry":
+        command.update(parry=rng.random() < 0.5)
+    elif kind == "tick_upkeep":
+        upkeep = state["upkeep"]
+        keys = [i["key"] for i in upkeep["items"]] if upkeep else ["x"]
+        command.update(key=rng.choice(keys or ["x"]))
+    return command
