@@ -98,8 +98,24 @@
     retryDelay = Math.min(retryDelay * 2, RETRY_MOST_MILLISECONDS);
   }
 
+  // A tap under way: its answer swaps parts of the board, so the board is not
+  // replaced under it; the refresh comes after, if still needed.
+  var taps = 0;
+
+  function tapping(event) {
+    var config = event.detail.requestConfig;
+    return !!(config && config.verb && config.verb.toLowerCase() === "post");
+  }
+
+  document.body.addEventListener("htmx:beforeRequest", function (event) {
+    if (tapping(event)) taps += 1;
+  });
+  document.body.addEventListener("htmx:afterRequest", function (event) {
+    if (tapping(event)) taps = Math.max(0, taps - 1);
+  });
+
   function refresh() {
-    if (fetching || wanted <= shownVersion() || typing()) return;
+    if (fetching || taps > 0 || wanted <= shownVersion() || typing()) return;
     fetching = true;
     var asked = wanted;
     htmx.ajax("GET", board.dataset.boardUrl, { target: "#board", swap: "innerHTML" }).then(
@@ -134,6 +150,7 @@
       stale = false;
       showStatus();
     }
+    window.setTimeout(refresh, 0); // news that came during a tap
   });
 
   // --- the stream, and polling when it cannot be had --------------------------------

@@ -46,7 +46,8 @@ def to_first_choice(game, client=None):
         fighter = next(
             f
             for f, data in game.state["fighters"].items()
-            if data["side"] == side and game.state["cards"][data["card"]]["profile"]["DIS"]
+            if data["side"] == side
+            and game.state["cards"][data["card"]]["profile"]["DIS"]
         )
         services.perform_action(
             game, side, {"type": "choose_tactics_fighter", "fighter": fighter}
@@ -119,7 +120,8 @@ def test_a_refusal_is_the_panel_and_its_message_and_changes_nothing():
     answer = tap(phone(), game, type="end_activation", side="a")
     html = answer.content.decode()
     assert answer.status_code == 200
-    assert 'class="message message-error"' in html.split('id="tap-feedback"', 1)[1][:300]
+    feedback = html.split('id="tap-feedback"', 1)[1][:300]
+    assert 'class="message message-error"' in feedback
     game.refresh_from_db()
     assert game.version == before
 

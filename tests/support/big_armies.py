@@ -10,7 +10,7 @@ CARDS_A_SIDE = 30
 
 
 def thirty_card_army(model: Army, name: str, owner: Owner) -> Army:
-    """A copy of ``model`` with 30 cards, cycling through its cards (2 fighters each)."""
+    """A copy of ``model`` with 30 cards, cycling through its cards (2 each)."""
     army = Army.objects.create(
         name=name,
         people=model.people,
@@ -18,7 +18,8 @@ def thirty_card_army(model: Army, name: str, owner: Owner) -> Army:
         owner_id=owner.user_id,
         guest_key=owner.guest_key or "",
     )
-    cards = list(model.cards.order_by("position", "id").values_list("card_id", flat=True))
+    ordered = model.cards.order_by("position", "id")
+    cards = list(ordered.values_list("card_id", flat=True))
     ArmyCard.objects.bulk_create(
         ArmyCard(army=army, card_id=cards[i % len(cards)], fighters=2, position=i)
         for i in range(CARDS_A_SIDE)

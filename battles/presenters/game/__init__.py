@@ -29,7 +29,7 @@ from battles.presenters.game.common import (
     percent,
     waiting_on,
 )
-from battles.presenters.game.floor import floor_side, waiting_for
+from battles.presenters.game.floor import Offers, floor_side, waiting_for
 from battles.presenters.log import LogLine, log_lines
 from battles.presenters.words import PHASE_SECTIONS, phase_word, side_word
 
@@ -41,7 +41,7 @@ RECENT_EVENTS = 40  # enough for the board's last lines, whatever the log's leng
 PRIVATE_PANELS = {"strategic", "draw", "activation"}
 
 # A pending roll or choice's panel, by its purpose (before the phase's own).
-PENDING_PANELS: dict[str, Callable[[Mapping[str, Any], str], Panel]] = {
+PENDING_PANELS: dict[str, Callable[[Mapping[str, Any], str, Offers], Panel]] = {
     "parry": combat.panel,
     "form_combats": combat.panel,
 }
@@ -65,26 +65,27 @@ def build_panel(
                 % {"side": side_word(floor)},
             )
         return Panel("watch", title=_("You are watching this game."))
+    offers = Offers(state, side)
     if pending:
         if pending["kind"] in rolls.KINDS:
             panel = rolls.panel(state, pending)
         elif pending.get("purpose") in PENDING_PANELS:
-            panel = PENDING_PANELS[pending["purpose"]](state, side)
+            panel = PENDING_PANELS[pending["purpose"]](state, side, offers)
         else:
-            panel = combat.panel(state, side)
-        if panel.side not in (None, side):
+            panel = combat.panel(state, side, offers)
+        if panel.side not in (None, side) or side not in waiting_for(state):
             return waiting_on(panel)
         return panel
     if phase == "strategic":
-        return strategic.panel(state, side, draft)
+        return strategic.panel(state, side, offers, draft)
     if phase == "activation":
-        return activation.panel(state, side)
+        return activation.panel(state, side, offers)
     if phase == "combat":
-        panel = combat.panel(state, side)
-        if panel.kind == "choose_combat" and panel.side != side:
+        panel = combat.panel(state, side, offers)
+        if side not in waiting_for(state):
             return waiting_on(panel)
         return panel
-    return upkeep.panel(state)
+    return upkeep.panel(state, offers)
 
 
 def status_line(

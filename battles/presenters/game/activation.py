@@ -10,28 +10,27 @@ from django.utils.formats import localize
 from django.utils.translation import gettext as _
 
 from battles.presenters.game.common import Panel, options, wait_panel
+from battles.presenters.game.floor import Offers
 from battles.presenters.words import DRAW_ACTIONS, RANGE_BANDS, action_word
 from rules.activation import DrawPhase
 from rules.game import movement_cm
 from rules.game import state as st
-from rules.turn import ActivationAction, activation_problems
-
-MOVES = ("charge", "engagement", "walk", "run", "covered_move", "mystic")
+from rules.turn import ActivationAction
 
 
-def panel(state: Mapping[str, Any], side: str) -> Panel:
+def panel(state: Mapping[str, Any], side: str, offers: Offers) -> Panel:
     active = state["active"]
     if active:
         if active["side"] == side:
-            return _activation_panel(state, side)
+            return _activation_panel(state, side, offers)
         return wait_panel(
             active["side"],
             _("activating %(cards)s") % {"cards": _card_names(state, active["cards"])},
             "IV-B-2",
         )
     speaker = state["draw"]["speaker"]
-    if speaker == side:
-        return _draw_panel(state, side)
+    if speaker == side and offers.allows("draw"):
+        return _draw_panel(state, side, offers)
     return wait_panel(speaker, _("playing a card"), "IV-B-1")
 
 
@@ -39,11 +38,11 @@ def _card_names(state: Mapping[str, Any], cards: Sequence[str]) -> str:
     return ", ".join(state["cards"][c]["name"] for c in cards)
 
 
-def _draw_panel(state: Mapping[str, Any], side: str) -> Panel:
+def _draw_panel(state: Mapping[str, Any], side: str, offers: Offers) -> Panel:
     phase = DrawPhase.from_dict(state["draw"])
     actions = [
         {"value": str(a), "label": str(DRAW_ACTIONS[str(a)])}
-        for a in phase.legal_actions()
+        for a in offers.choices("draw", "action")
     ]
     reserved = phase.reserved[side]
     pile = phase.remaining[side]
@@ -61,43 +60,39 @@ def _draw_panel(state: Mapping[str, Any], side: str) -> Panel:
     )
 
 
-def _activation_panel(state: Mapping[str, Any], side: str) -> Panel:
+def _activation_panel(state: Mapping[str, Any], side: str, offers: Offers) -> Panel:
+    """The activated fighters, each with the actions the rules allow it now."""
     active = state["active"]
-    enemies = st.fighters_of(state, st.other(side))
     fighters = []
     for fighter_id in active["fighters"]:
         data = state["fighters"][fighter_id]
         if data["eliminated"]:
             continue
-        acted = state["acted"].get(fighter_id, [])
-        card = st.card_of(state, fighter_id)
-        in_contact = st.adversaries_in_contact(state, fighter_id)
+        declared = offers.of("declare", fighter=fighter_id)
         moves = [
             {
-                "value": action,
-                "label": action_word(action),
-                "cm": movement_cm(state, fighter_id, action),
-                "engages": action in ("charge", "engagement"),
+                "value": entry["action"],
+                "label": action_word(entry["action"]),
+                "cm": movement_cm(state, fighter_id, entry["action"]),
             }
-            for action in MOVES
-            if not activation_problems([*acted, action])
+            for entry in declared
         ]
-        can_shoot = (
-            card["weapon"] is not None
-            and card["profile"].get("TIR") is not None
-            and not in_contact
-            and not activation_problems([*acted, "shoot"])
-        )
+        engage = offers.choices("declare", "targets", fighter=fighter_id)
+        shoot_at = offers.choices("shoot", "target", fighter=fighter_id)
         fighters.append(
             {
                 "id": fighter_id,
                 "label": data["label"],
-                "acted": [action_word(a) for a in acted],
+                "acted": [action_word(a) for a in state["acted"].get(fighter_id, [])],
                 "moves": moves,
-                "can_shoot": can_shoot,
-                "weapon": card["weapon"],
-                "can_disengage": bool(in_contact) and not acted,
-                "contacts": [state["fighters"][f]["label"] for f in in_contact],
+                "engage": options(state, engage),
+                "shoot_at": options(state, shoot_at),
+                "weapon": st.card_of(state, fighter_id)["weapon"],
+                "disengage": offers.choices("disengage", "method", fighter=fighter_id),
+                "contacts": [
+                    state["fighters"][f]["label"]
+                    for f in st.adversaries_in_contact(state, fighter_id)
+                ],
             }
         )
     return Panel(
@@ -107,7 +102,7 @@ def _activation_panel(state: Mapping[str, Any], side: str) -> Panel:
         section="IV-B-2",
         data={
             "fighters": fighters,
-            "targets": options(state, enemies),
+            "can_end": offers.allows("end_activation"),
             "exclusive": [
                 action_word(a.value) for a in ActivationAction if a.exclusive
             ],

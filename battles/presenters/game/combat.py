@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from battles.presenters.game.common import Panel, labels, options, percent
+from battles.presenters.game.floor import Offers
 from battles.presenters.words import pending_title, side_word
 from rules import odds
 from rules.game import COMBAT_CONVENTION, attack_difficulty
@@ -17,7 +18,7 @@ from rules.game import state as st
 from rules.melee import Combat, choices_of
 
 
-def panel(state: Mapping[str, Any], side: str) -> Panel:
+def panel(state: Mapping[str, Any], side: str, offers: Offers) -> Panel:
     combat = state["combat"]
     pending = state.get("pending")
     if pending and pending.get("purpose") == "parry":
@@ -40,6 +41,7 @@ def panel(state: Mapping[str, Any], side: str) -> Panel:
             "one": state["fighters"][item["one"]]["label"],
             "many": [state["fighters"][f]["label"] for f in item["many"]],
             "done": item["done"],
+            "open": index in offers.choices("choose_combat", "combat"),
             "current": combat["current"] == index,
         }
         for index, item in enumerate(combat["combats"])
@@ -53,7 +55,7 @@ def panel(state: Mapping[str, Any], side: str) -> Panel:
             section="IV-C",
             data={"combats": combats},
         )
-    return _combat_panel(state, side)
+    return _combat_panel(state, side, offers)
 
 
 def _form_combats_panel(state: Mapping[str, Any]) -> Panel:
@@ -99,7 +101,7 @@ def _form_combats_panel(state: Mapping[str, Any]) -> Panel:
     )
 
 
-def _combat_panel(state: Mapping[str, Any], side: str) -> Panel:
+def _combat_panel(state: Mapping[str, Any], side: str, offers: Offers) -> Panel:
     combat = state["combat"]
     item = combat["combats"][combat["current"]]
     rows = []
@@ -122,22 +124,25 @@ def _combat_panel(state: Mapping[str, Any], side: str) -> Panel:
                 "def": st.value_of(state, fighter_id, "DEF"),
             }
         )
-    attacks = []
+    dice_forms = {entry["fighter"] for entry in offers.of("set_combat_dice")}
     for row in rows:
-        if not row["mine"] or row["eliminated"] or row["attack_left"] <= 0:
-            continue
-        targets = item["many"] if row["id"] == item["one"] else [item["one"]]
-        for target in targets:
-            if state["fighters"][target]["eliminated"]:
-                continue
+        row["mine"] = row["id"] in dice_forms
+    attacks = []
+    for entry in offers.of("attack"):
+        attacker = entry["attacker"]
+        att = st.value_of(state, attacker, "ATT") or 0
+        for target in entry.get("choices", {}).get("target", []):
             difficulty = attack_difficulty(state, item, target)
             attacks.append(
                 {
-                    "attacker": row["id"],
+                    "attacker": attacker,
                     "target": target,
                     "label": _("%(a)s attacks %(t)s")
-                    % {"a": row["label"], "t": state["fighters"][target]["label"]},
-                    "odds": percent(odds.test_success(row["att"] or 0, difficulty)),
+                    % {
+                        "a": state["fighters"][attacker]["label"],
+                        "t": state["fighters"][target]["label"],
+                    },
+                    "odds": percent(odds.test_success(att, difficulty)),
                     "difficulty": difficulty,
                 }
             )
@@ -151,7 +156,7 @@ def _combat_panel(state: Mapping[str, Any], side: str) -> Panel:
             "attacks": attacks,
             "difficulty": item["difficulty"],
             "convention": COMBAT_CONVENTION,
-            "in_combat": side in {r["side"] for r in rows},
+            "in_combat": offers.allows("end_combat"),
         },
     )
 

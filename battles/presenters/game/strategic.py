@@ -9,25 +9,33 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from battles.presenters.game.common import Panel, wait_panel
+from battles.presenters.game.floor import Offers
 from battles.presenters.words import rules_text, side_word
 from rules.game import state as st
 from rules.game import tactics_candidates
 
 
 def panel(
-    state: Mapping[str, Any], side: str, draft: Sequence[str] | None = None
+    state: Mapping[str, Any],
+    side: str,
+    offers: Offers,
+    draft: Sequence[str] | None = None,
 ) -> Panel:
     if state["step"] == "first_choice":
         winner = state["tactics"]["winner"]
         title = _("%(side)s won the Tactics roll: who speaks first?") % {
             "side": side_word(winner)
         }
-        if winner != side:
+        if not offers.allows("choose_first"):
             # The loser waits; the buttons are the winner's alone (IV-A-2).
             return wait_panel(winner, title, "IV-A-2")
         return Panel("first", side=winner, title=title, section="IV-A-2")
-    sequence_done = state["sequences"][side] is not None
-    fighter_done = state["tactics"]["fighters"][side] is not None
+    sequence_done = state["sequences"][side] is not None or not offers.allows(
+        "set_sequence"
+    )
+    fighter_done = state["tactics"]["fighters"][side] is not None or not (
+        offers.allows("choose_tactics_fighter")
+    )
     if sequence_done and fighter_done:
         return Panel(
             "wait",
@@ -50,6 +58,9 @@ def panel(
         }
         for f, ok, why in tactics_candidates(state, side)
     ]
+    allowed = {entry["fighter"] for entry in offers.of("choose_tactics_fighter")}
+    for candidate in candidates:
+        candidate["ok"] = candidate["ok"] and candidate["id"] in allowed
     eligible = [c for c in candidates if c["ok"]]
     # The eligible fighter with the highest DIS is offered first (ties: the
     # order of the army list).

@@ -10,17 +10,19 @@ from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from battles.presenters.game.common import Panel
+from battles.presenters.game.floor import Offers
 
 
 def _french() -> bool:
     return (get_language() or "fr").startswith("fr")
 
 
-def panel(state: Mapping[str, Any]) -> Panel:
+def panel(state: Mapping[str, Any], offers: Offers) -> Panel:
     upkeep = state["upkeep"]
     french = _french()
     items = []
     next_key = None
+    may_tick = offers.allows("tick_upkeep")
     for item in upkeep["items"]:
         done = item["key"] in upkeep["ticked"]
         if not done and next_key is None:
@@ -35,7 +37,7 @@ def panel(state: Mapping[str, Any]) -> Panel:
                 "label": item["label_fr"] if french else item["label_en"],
                 "section": item["section"],
                 "done": done,
-                "next": item["key"] == next_key,
+                "next": may_tick and item["key"] == next_key,
                 "rally": item["step"] == "rally",
                 "reserve": reserve,
                 "current": current,
