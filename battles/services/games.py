@@ -577,11 +577,15 @@ def rules_events(game: Game) -> list[dict[str, Any]]:
     return [event.as_rules_event() for event in game.events.order_by("seq")]
 
 
-def latest_events(game: Game, count: int) -> list[dict[str, Any]]:
-    """The last ``count`` events of the log, oldest first (for the board)."""
-    rows = game.events.order_by("-seq").values(
-        "seq", "action", "kind", "side", "payload"
-    )[:count]
+def latest_events(
+    game: Game, count: int, after: int | None = None
+) -> list[dict[str, Any]]:
+    """The last ``count`` events of the log, oldest first (for the board);
+    with ``after``, only those past that version (a tap's answer)."""
+    events = game.events.all() if after is None else game.events.filter(seq__gt=after)
+    rows = events.order_by("-seq").values("seq", "action", "kind", "side", "payload")[
+        :count
+    ]
     return [{**row, "side": row["side"] or None} for row in reversed(rows)]
 
 

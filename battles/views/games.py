@@ -134,11 +134,13 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
         return _answer(request, game, viewer, error.message, error.field)
     if not viewer.may_act_for(tap.side):
         raise PermissionDenied("A phone acts only for the side it holds.")
-    if viewer.holds_both_sides:
+    holding_key = VIEW_AS_KEY.format(pk=game.pk)
+    if viewer.holds_both_sides and request.session.get(holding_key) != tap.side:
         # One phone: whoever taps for a side holds the phone. Saved before the
         # action, whose news reaches the live refresh before this answer does.
-        request.session[VIEW_AS_KEY.format(pk=game.pk)] = tap.side
+        request.session[holding_key] = tap.side
         request.session.save()
+        request.session.modified = False
     try:
         result = services.perform_action(
             game,

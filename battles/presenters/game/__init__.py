@@ -154,10 +154,10 @@ def build_board(
     private_to = viewer.sides
     if viewer.holds_both_sides:
         private_to = [] if handover or side is None else [side]
-    events = services.latest_events(game, RECENT_EVENTS)
+    events = services.latest_events(game, RECENT_EVENTS, after=since)
     disputed = game.events.filter(disputed=True).values_list("seq", flat=True)
     lines = log_lines(events, viewer.sides, disputed=disputed, state=state)
-    last_action = events[-1]["action"] if len(events) > 1 else None
+    last_action = events[-1]["action"] if events and events[-1]["seq"] > 1 else None
     latest = [line for line in lines if last_action and line.seq >= last_action]
     only = changed_fighters(before, state) if before is not None else None
     new_lines = None
@@ -175,7 +175,7 @@ def build_board(
         "piles": activation.pile_counts(state, private_to),
         "fighters": fighters_by_side(state, only),
         "changed": only,
-        "log": list(reversed(lines[-LOG_ON_BOARD:])),
+        "log": [] if since is not None else list(reversed(lines[-LOG_ON_BOARD:])),
         "new_lines": new_lines,
         "latest": latest,
         "tap": new_tap_key,
