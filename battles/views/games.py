@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
@@ -108,7 +108,12 @@ def game_url(game: Game) -> str:
 
 @require_GET
 def game_page(request: HttpRequest, public_id: str) -> HttpResponse:
-    game, viewer = get_game_for_viewer(request, public_id)
+    try:
+        game, viewer = get_game_for_viewer(request, public_id)
+    except Http404:
+        # No seat on this phone (or no such game: the same page, so nothing is
+        # learnt): say how to join or watch rather than a bare "not found".
+        return render(request, "battles/games/seatless.html")
     return _render_board(request, game, viewer)
 
 

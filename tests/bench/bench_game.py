@@ -8,9 +8,9 @@ game and has the test bot play it through the real view (``POST
 /games/<id>/act`` with htmx and ``Accept-Encoding: br, gzip``, as a phone
 sends it), and times each request in process with Django's test client.
 Each action is paired with a ``/healthz`` request right after it (one
-``SELECT 1``), so both see the same machine load. The last line is::
-
-    RESULT action_p50_ms=X action_p95_ms=Y healthz_p50_ms=Z ratio_p50=R response_bytes_compressed_p50=B
+``SELECT 1``), so both see the same machine load. The last line is (on one
+line) ``RESULT action_p50_ms=X action_p95_ms=Y healthz_p50_ms=Z ratio_p50=R
+response_bytes_compressed_p50=B``.
 
 Target: ratio_p50 at most 8.
 """
