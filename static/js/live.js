@@ -116,6 +116,11 @@
 
   function refresh() {
     if (fetching || taps > 0 || wanted <= shownVersion() || typing()) return;
+    if (navigator.onLine === false) {
+      stale = true; // the "online" event fetches it
+      showStatus();
+      return;
+    }
     fetching = true;
     var asked = wanted;
     htmx.ajax("GET", board.dataset.boardUrl, { target: "#board", swap: "innerHTML" }).then(
