@@ -28,7 +28,7 @@ def panel(
         }
         if not offers.allows("choose_first"):
             # The loser waits; the buttons are the winner's alone (IV-A-2).
-            return wait_panel(winner, title, "IV-A-2")
+            return wait_panel(winner, _("choosing who speaks first"), "IV-A-2")
         return Panel("first", side=winner, title=title, section="IV-A-2")
     sequence_done = state["sequences"][side] is not None or not offers.allows(
         "set_sequence"
