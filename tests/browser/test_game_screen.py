@@ -214,3 +214,75 @@ def test_no_layout_shift_and_few_bytes_with_thirty_card_armies(phones, live_serv
     assert size <= 8_000
     a.wait_for_timeout(300)
     a.screenshot(path=str(SHOTS / "thirty-cards-strategic.png"))
+
+
+def _act_once(page) -> bool:
+    """Tap what this phone's panel offers (the first choice); False: it waits."""
+    panel = page.locator("#game-panel")
+    kind = next(
+        (
+            name.removeprefix("panel-")
+            for name in (panel.get_attribute("class") or "").split()
+            if name.startswith("panel-")
+        ),
+        "wait",
+    )
+    named = {
+        "strategic": ["Confirm this sequence", "Choose this fighter"],
+        "roll": ["Roll"],
+        "first": ["Side A speaks first"],
+        "activation": ["Done: pass the floor"],
+        "form_combats": ["Confirm these combats"],
+        "parry": ["Take the blow"],
+    }
+    if kind in ("wait", "watch", "finished"):
+        return False
+    if kind in named:
+        for name in named[kind]:
+            button = panel.get_by_role("button", name=name, exact=True)
+            if button.count():
+                settled(page, button.first.click)
+                return True
+        return False
+    selector = {
+        "six": "#game-panel .button-row button",
+        "draw": "#game-panel form.stack button",
+        "choose_combat": "#game-panel form.stack button",
+        "combat": "#game-panel form button.button-block",
+        "upkeep": "#game-panel .checklist li.next button",
+    }[kind]
+    button = page.locator(selector)
+    if not button.count():
+        return False
+    settled(page, button.first.click)
+    return True
+
+
+def test_a_whole_turn_on_two_phones(phones, live_server):
+    game = two_phone_game()
+    a, b = phones["a"], phones["b"]
+    open_game(a, live_server.url, OWNER, game)
+    open_game(b, live_server.url, OPPONENT, game)
+    seen = set()
+    for _ in range(300):
+        status = a.locator("#game-status").inner_text()
+        if "Turn 2 of" in status:
+            break
+        acted = False
+        for page in (a, b):
+            kind = page.locator("#game-panel").get_attribute("class") or ""
+            for name in kind.split():
+                if name.startswith("panel-") and name not in seen:
+                    seen.add(name)
+                    # caret="initial": Playwright's caret-hiding style would
+                    # be refused by the page's CSP.
+                    page.screenshot(
+                        path=str(SHOTS / f"turn-{name}.png"), caret="initial"
+                    )
+            acted = _act_once(page) or acted
+        if not acted:
+            a.wait_for_timeout(150)  # the other phone's news is on its way
+    assert "Turn 2 of" in a.locator("#game-status").inner_text()
+    b.wait_for_selector("#game-status:has-text('Turn 2 of')", timeout=5000)
+    for name in ("panel-strategic", "panel-roll", "panel-draw", "panel-upkeep"):
+        assert name in seen, seen
