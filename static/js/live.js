@@ -70,6 +70,7 @@
 
   var wanted = 0;
   var fetching = false;
+  var generation = 0; // a dropped refresh's late answer is ignored
   var retryDelay = RETRY_FIRST_MILLISECONDS;
   var retryTimer = null;
 
@@ -108,7 +109,15 @@
   }
 
   document.body.addEventListener("htmx:beforeRequest", function (event) {
-    if (tapping(event)) taps += 1;
+    if (!tapping(event)) return;
+    taps += 1;
+    if (fetching) {
+      // A refresh under way would replace the board under this tap: drop it;
+      // it is asked again once the tap's answer is in.
+      generation += 1;
+      fetching = false;
+      htmx.trigger(board, "htmx:abort");
+    }
   });
   document.body.addEventListener("htmx:afterRequest", function (event) {
     if (tapping(event)) taps = Math.max(0, taps - 1);
@@ -123,8 +132,10 @@
     }
     fetching = true;
     var asked = wanted;
-    htmx.ajax("GET", board.dataset.boardUrl, { target: "#board", swap: "innerHTML" }).then(
+    var mine = generation;
+    htmx.ajax("GET", board.dataset.boardUrl, { source: board, target: "#board", swap: "innerHTML" }).then(
       function () {
+        if (mine !== generation) return;
         fetching = false;
         if (shownVersion() >= asked) {
           stale = false;
@@ -139,6 +150,7 @@
         }
       },
       function () {
+        if (mine !== generation) return;
         fetching = false;
         stale = true;
         showStatus();

@@ -279,6 +279,7 @@ def main() -> None:
     django.setup()
     logging.getLogger("httpx").setLevel(logging.WARNING)
     try:
+        manage("collectstatic", "--noinput", env=env)  # DEBUG=false: the manifest
         manage("migrate", "--noinput", env=env)
         manage("load_demo", env=env)
         rows = []

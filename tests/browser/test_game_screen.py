@@ -91,7 +91,7 @@ def test_a_refusal_shows_next_to_the_control_tapped_at_the_bottom(phones, live_s
     game = two_phone_game()
     a = phones["a"]
     open_game(a, live_server.url, OWNER, game)
-    flee = a.locator("#game-fighters > details").last
+    flee = a.locator("#game-fighters > details:not(.fighter-side)").last
     flee.locator("summary").click()
     # A fighter of the other side in the form: the rules refuse it.
     enemy = next(f for f, d in game.state["fighters"].items() if d["side"] == "b")
@@ -258,6 +258,17 @@ def _act_once(page) -> bool:
     return True
 
 
+def check_layout(page, kind: str) -> None:
+    """At 360x740: a typical activation's controls on the first screen, the
+    combat phase's page at most two screens long."""
+    if kind == "panel-activation":
+        page.evaluate("() => window.scrollTo(0, 0)")
+        box = page.locator("#game-panel button", has_text="Record the action")
+        assert box.first.bounding_box()["y"] + 40 <= 740
+    if kind in ("panel-combat", "panel-choose_combat", "panel-form_combats"):
+        assert page.evaluate("() => document.documentElement.scrollHeight") <= 1480
+
+
 def test_a_whole_turn_on_two_phones(phones, live_server):
     game = two_phone_game()
     a, b = phones["a"], phones["b"]
@@ -274,6 +285,7 @@ def test_a_whole_turn_on_two_phones(phones, live_server):
             for name in kind.split():
                 if name.startswith("panel-") and name not in seen:
                     seen.add(name)
+                    check_layout(page, name)
                     # caret="initial": Playwright's caret-hiding style would
                     # be refused by the page's CSP.
                     page.screenshot(
@@ -284,5 +296,5 @@ def test_a_whole_turn_on_two_phones(phones, live_server):
             a.wait_for_timeout(150)  # the other phone's news is on its way
     assert "Turn 2 of" in a.locator("#game-status").inner_text()
     b.wait_for_selector("#game-status:has-text('Turn 2 of')", timeout=5000)
-    for name in ("panel-strategic", "panel-roll", "panel-draw", "panel-upkeep"):
+    for name in ("panel-strategic", "panel-draw", "panel-activation", "panel-upkeep"):
         assert name in seen, seen
