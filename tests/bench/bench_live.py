@@ -92,6 +92,11 @@ class Phone:
         page = await self.client.get(f"/games/{public_id}/")
         page.raise_for_status()
         self.token = page.text.split('"X-CSRFToken": "', 1)[1].split('"', 1)[0]
+        # DEBUG=false marks the CSRF cookie Secure; this loopback bench speaks
+        # plain HTTP, so it hands the cookie back itself.
+        csrf = page.cookies.get("csrftoken") or self.client.cookies.get("csrftoken")
+        if csrf:
+            self.client.cookies.set("csrftoken", csrf)
         connected = asyncio.Event()
         self.stream_task = asyncio.create_task(self._listen(public_id, connected))
         await asyncio.wait_for(connected.wait(), 30)
