@@ -157,7 +157,8 @@ def test_a_turn_on_one_phone(phone, live_server, armies):
     assert "Wound roll" in panel(phone).inner_text()
     assert "Killed outright" in panel(phone).inner_text()  # the odds table
     enter_dice(phone, "6 6")  # a double six kills whatever FOR and RES (II-B-1)
-    assert "eliminated" in phone.locator(".fighters").inner_text()
+    # Each side's list is folded: read its text, shown or not.
+    assert "eliminated" in phone.locator(".fighters").text_content()
     assert "Killed outright" in phone.locator(".log").inner_text()
     tap(phone, "End this combat")
 
