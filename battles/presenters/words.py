@@ -113,7 +113,7 @@ def pending_title(pending: dict, labels: dict[str, str]) -> str:
     if purpose == "tactics":
         return gettext("Tactics roll")
     if purpose == "characteristic":  # any test rolled at the table (II-A)
-        from battles.presenters.game.tests import test_title
+        from battles.presenters.game.table_rolls import test_title
 
         return test_title(pending, labels)
     if purpose == "shot":

@@ -584,11 +584,15 @@ def rules_events(game: Game) -> list[dict[str, Any]]:
     return [event.as_rules_event() for event in game.events.order_by("seq")]
 
 
-def latest_events(game: Game, count: int) -> list[dict[str, Any]]:
-    """The last ``count`` events of the log, oldest first (for the board)."""
-    rows = game.events.order_by("-seq").values(
-        "seq", "action", "kind", "side", "payload"
-    )[:count]
+def latest_events(
+    game: Game, count: int, after: int | None = None
+) -> list[dict[str, Any]]:
+    """The last ``count`` events of the log, oldest first (for the board);
+    with ``after``, only those past that version (a tap's answer)."""
+    events = game.events.all() if after is None else game.events.filter(seq__gt=after)
+    rows = events.order_by("-seq").values("seq", "action", "kind", "side", "payload")[
+        :count
+    ]
     return [{**row, "side": row["side"] or None} for row in reversed(rows)]
 
 
@@ -652,6 +656,17 @@ def seat_roles(game: Game, owner: Owner) -> set[str]:
     }
 
 
+def games_of(owner: Owner, limit: int = 50) -> list[Game]:
+    """The games where ``owner`` (an account or a guest) holds a seat, newest first."""
+    return list(Game.objects.for_user_or_guest(owner.user_id, owner.guest_key)[:limit])
+
+
+def reloaded(game: Game) -> Game:
+    """The game as the database holds it now (after a refused or stale tap)."""
+    game.refresh_from_db()
+    return game
+
+
 __all__ = [
     "ActionResult",
     "ConfirmUndo",
@@ -662,8 +677,10 @@ __all__ = [
     "answer_undo",
     "create_game",
     "game_summary",
+    "games_of",
     "pending_undo_request",
     "perform_action",
+    "reloaded",
     "replayed_state",
     "roll_dice_seed",
     "rules_events",

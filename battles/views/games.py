@@ -9,40 +9,29 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from battles.commands import parse_tap, parse_tap_key, parse_version
 from battles.forms.games import NewGameForm
 from battles.identity import requester
-from battles.models.games import Game, GameMode
-from battles.presenters.board import (
-    build_panel,
-    expected_side,
-    fighters_by_side,
-    new_tap_key,
-    pile_counts,
-    status_line,
-)
-from battles.presenters.game import tests as table_rolls
-from battles.presenters.log import log_lines
+from battles.models.games import Game
+from battles.presenters.game import build_board, floor_side, whole_log
 from battles.presenters.words import rules_text
 from battles.services import games as services
-from battles.services.agreement import pending_confirmation
 from battles.services.fighter_rows import readable_sequences
+from battles.taps import parse_tap, parse_tap_key, parse_version
 from battles.validation import FieldError
 from battles.views.access import Viewer, get_game_for_viewer
 from rules.errors import IllegalAction
 from rules.game import state as st
 
-LOG_ON_BOARD = 12
-RECENT_EVENTS = 40  # enough for the board's last lines, whatever the log's length
 VIEW_AS_KEY = "view_as:{pk}"
 DRAFT_KEY = "sequence_draft:{pk}:{side}"
+TEMPLATE = "battles/games/game.html"
 
 
 def _acting_side(request: HttpRequest, game: Game, viewer: Viewer) -> str | None:
@@ -51,99 +40,48 @@ def _acting_side(request: HttpRequest, game: Game, viewer: Viewer) -> str | None
         return None
     if not viewer.holds_both_sides:
         return viewer.sides[0]
-    expected = expected_side(game.state)
-    return expected or request.session.get(VIEW_AS_KEY.format(pk=game.pk), "a")
+    return floor_side(game.state) or request.session.get(
+        VIEW_AS_KEY.format(pk=game.pk), "a"
+    )
 
 
-def board_context(
-    request: HttpRequest,
-    game: Game,
-    viewer: Viewer,
-    *,
-    error: str = "",
-    error_field: str = "",
-    undo_confirm: str = "",
-) -> dict:
-    state = game.state
+def board_context(request: HttpRequest, game: Game, viewer: Viewer, **extra) -> dict:
+    """``build_board`` with what this phone's session holds (side, draft)."""
     side = _acting_side(request, game, viewer)
-    draft = None
-    if side:
-        draft = request.session.get(DRAFT_KEY.format(pk=game.pk, side=side))
-    panel = build_panel(state, side, draft=draft)
-    handover = None
-    if viewer.holds_both_sides and panel.kind == "strategic":
-        holding = request.session.get(VIEW_AS_KEY.format(pk=game.pk))
-        if holding != side:
-            handover = side
-    events = services.latest_events(game, RECENT_EVENTS)
-    disputed = game.events.filter(disputed=True).values_list("seq", flat=True)
-    lines = log_lines(events, viewer.sides, disputed=disputed, state=state)
-    # What the last tap did (a roll's natural and final results, a wound...),
-    # shown above the panel so nobody has to look for it in the log.
-    last_action = events[-1]["action"] if len(events) > 1 else None
-    latest = [line for line in lines if last_action and line.seq >= last_action]
-    return {
-        "game": game,
-        "state": state,
-        "viewer": viewer,
-        "side": side,
-        "panel": panel,
-        "handover": handover,
-        "status": status_line(state),
-        "sides": _side_names(game),
-        "piles": pile_counts(state, viewer.sides),
-        "fighters": fighters_by_side(state),
-        "log": list(reversed(lines[-LOG_ON_BOARD:])),
-        "latest": latest,
-        "tap": new_tap_key,
-        "error": error,
-        "error_field": error_field,
-        "can_undo": bool(viewer.is_player and game.version > 1 and not game.finished),
-        "summary": services.game_summary(game) if game.finished else None,
-        "to_confirm": _results_to_confirm(game, viewer),
-        "can_share": "a" in viewer.roles and game.mode != GameMode.ONE_PHONE,
-        "test_form": table_rolls.test_form(state, side),
-        "effects": table_rolls.effects_view(state, side),
-        "undo_request": services.pending_undo_request(game, latest=events),
-        "undo_confirm": undo_confirm,
-    }
-
-
-def _side_names(game: Game) -> dict[str, dict[str, str]]:
-    """Each side's name: the player's own, once they gave it, else the army's."""
-    names = {side: {"name": data["name"]} for side, data in game.state["sides"].items()}
-    for seat in game.seats.all():
-        if seat.role in names and seat.player_name:
-            names[seat.role]["name"] = seat.player_name
-    return names
-
-
-def _results_to_confirm(game: Game, viewer: Viewer) -> list[dict]:
-    """Results on my fighters the other phone made, awaiting my word (optional)."""
-    if not game.require_confirmation or not viewer.is_player:
-        return []
-    found = []
-    for side in viewer.sides:
-        for event in pending_confirmation(game, side):
-            found.append({"side": side, "event": event, "payload": event.payload})
-    return found
+    draft = (
+        request.session.get(DRAFT_KEY.format(pk=game.pk, side=side)) if side else None
+    )
+    holding = request.session.get(VIEW_AS_KEY.format(pk=game.pk))
+    return build_board(game, viewer, side=side, holding=holding, draft=draft, **extra)
 
 
 def _render_board(request, game, viewer, *, status=200, **extra) -> HttpResponse:
     context = board_context(request, game, viewer, **extra)
-    template = "battles/games/game.html"
-    if request.htmx:
-        template += "#board"
+    template = TEMPLATE + "#board" if request.htmx else TEMPLATE
     response = render(request, template, context, status=status)
     response["X-Game-Version"] = str(game.version)
+    if request.htmx:
+        # Taps aim at the panel; a whole board takes the board's place.
+        response["HX-Retarget"] = "#board"
+        response["HX-Reswap"] = "innerHTML"
     patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+def _render_answer(request, game, viewer, *, status=200, **extra) -> HttpResponse:
+    """An htmx tap's answer: the panel, plus what changed as out-of-band swaps
+    (the status line, the draws, the fighters that changed, the new log lines)."""
+    context = board_context(request, game, viewer, **extra)
+    response = render(request, "battles/games/answer.html", context, status=status)
+    response["X-Game-Version"] = str(game.version)
+    response["Cache-Control"] = "no-store"
     return response
 
 
 @require_GET
 def games_list(request: HttpRequest) -> HttpResponse:
     owner = requester(request)
-    games = Game.objects.for_user_or_guest(owner.user_id, owner.guest_key)[:50]
+    games = services.games_of(owner)
     return render(request, "battles/games/list.html", {"games": games})
 
 
@@ -172,7 +110,12 @@ def game_url(game: Game) -> str:
 
 @require_GET
 def game_page(request: HttpRequest, public_id: str) -> HttpResponse:
-    game, viewer = get_game_for_viewer(request, public_id)
+    try:
+        game, viewer = get_game_for_viewer(request, public_id)
+    except Http404:
+        # No seat on this phone (or no such game: the same page, so nothing is
+        # learnt): say how to join or watch rather than a bare "not found".
+        return render(request, "battles/games/seatless.html")
     return _render_board(request, game, viewer)
 
 
@@ -181,7 +124,7 @@ def game_board(request: HttpRequest, public_id: str) -> HttpResponse:
     """The board partial alone (live refresh and polling fetch it)."""
     game, viewer = get_game_for_viewer(request, public_id)
     context = board_context(request, game, viewer)
-    response = render(request, "battles/games/game.html#board", context)
+    response = render(request, TEMPLATE + "#board", context)
     response["X-Game-Version"] = str(game.version)
     response["Cache-Control"] = "no-store"
     return response
@@ -195,9 +138,16 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
     try:
         tap = parse_tap(request.POST, _acting_side(request, game, viewer))
     except FieldError as error:
-        return _answer(request, game, viewer, error.message, error.field)
+        return _refuse(request, game, viewer, error)
     if not viewer.may_act_for(tap.side):
         raise PermissionDenied("A phone acts only for the side it holds.")
+    holding_key = VIEW_AS_KEY.format(pk=game.pk)
+    if viewer.holds_both_sides and request.session.get(holding_key) != tap.side:
+        # One phone: whoever taps for a side holds the phone. Saved before the
+        # action, whose news reaches the live refresh before this answer does.
+        request.session[holding_key] = tap.side
+        request.session.save()
+        request.session.modified = False
     try:
         result = services.perform_action(
             game,
@@ -210,10 +160,15 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
     except IllegalAction as error:
         return _answer(request, game, viewer, _rules_message(error))
     except FieldError as error:  # services.GameError and its kin
-        game.refresh_from_db()
-        return _refuse(request, game, viewer, error)
+        return _refuse(request, services.reloaded(game), viewer, error)
     if tap.command["type"] == "set_sequence":
         request.session.pop(DRAFT_KEY.format(pk=game.pk, side=tap.side), None)
+    if request.htmx and tap.version == game.version and not result.repeated:
+        # The phone showed the game as it was before this tap: answer with
+        # what changed only.
+        return _render_answer(
+            request, result.game, viewer, since=tap.version, before=game.state
+        )
     return _answer(request, result.game, viewer)
 
 
@@ -223,7 +178,7 @@ def _rules_message(error: IllegalAction) -> str:
 
 
 def _refuse(request, game, viewer, error: FieldError) -> HttpResponse:
-    """A refused tap: the board again, the message next to its field.
+    """A refused tap: the message next to its field.
 
     ``docs/input-checks.md``: a refusal a player can cause answers 200; the
     same tap key sent back with another command answers 422 (DESIGN "Double
@@ -236,6 +191,20 @@ def _refuse(request, game, viewer, error: FieldError) -> HttpResponse:
 def _answer(
     request, game, viewer, error: str = "", field: str = "", *, status: int = 200
 ) -> HttpResponse:
+    fresh = request.POST.get("version", "") == str(game.version)
+    if request.htmx and error and fresh:
+        # A refusal changes nothing: the panel and status line, the message
+        # next to the control that was tapped.
+        return _render_answer(
+            request,
+            game,
+            viewer,
+            error=error,
+            error_field=field,
+            since=game.version,
+            before=game.state,
+            status=status,
+        )
     if request.htmx:
         return _render_board(
             request, game, viewer, error=error, error_field=field, status=status
@@ -264,14 +233,13 @@ def game_undo(request: HttpRequest, public_id: str) -> HttpResponse:
     except IllegalAction as error:
         return _answer(request, game, viewer, _rules_message(error))
     except services.ConfirmUndo as error:
-        game.refresh_from_db()
+        game = services.reloaded(game)
         if request.htmx:
             return _render_board(request, game, viewer, undo_confirm=error.message)
         messages.warning(request, error.message)
         return redirect(game_url(game))
     except FieldError as error:  # a malformed field, services.GameError
-        game.refresh_from_db()
-        return _refuse(request, game, viewer, error)
+        return _refuse(request, services.reloaded(game), viewer, error)
     return _answer(request, result.game, viewer)
 
 
@@ -291,8 +259,7 @@ def game_undo_answer(request: HttpRequest, public_id: str) -> HttpResponse:
             idempotency_key=parse_tap_key(request.POST),
         )
     except FieldError as error:  # a malformed field, services.GameError
-        game.refresh_from_db()
-        return _refuse(request, game, viewer, error)
+        return _refuse(request, services.reloaded(game), viewer, error)
     return _answer(request, result.game, viewer)
 
 
@@ -339,10 +306,11 @@ def game_view_as(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_GET
 def game_log(request: HttpRequest, public_id: str) -> HttpResponse:
     game, viewer = get_game_for_viewer(request, public_id)
-    disputed = game.events.filter(disputed=True).values_list("seq", flat=True)
-    lines = log_lines(services.rules_events(game), viewer.sides, disputed=disputed)
-    sequences = readable_sequences(game, viewer.roles)
-    context = {"game": game, "log": lines, "sequences": sequences}
+    context = {
+        "game": game,
+        "log": whole_log(game, viewer),
+        "sequences": readable_sequences(game, viewer.roles),
+    }
     return render(request, "battles/games/log.html", context)
 
 

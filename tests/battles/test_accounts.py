@@ -259,7 +259,9 @@ def test_a_guest_who_signs_up_keeps_their_army_and_their_side_everywhere(demo):
     # Signed out, the first phone is an anonymous guest: the game is not its own.
     anne_phone.post(reverse("logout"))
     assert game.public_id not in anne_phone.get("/games/").content.decode()
-    assert anne_phone.get(f"/games/{game.public_id}/").status_code == 404
+    seatless = anne_phone.get(f"/games/{game.public_id}/").content.decode()
+    assert 'id="game-panel"' not in seatless  # the join-or-watch page instead
+    assert anne_phone.get(f"/games/{game.public_id}/board").status_code == 404
     assert "Meute" not in anne_phone.get("/armies/").content.decode()
 
 

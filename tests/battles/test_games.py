@@ -138,12 +138,26 @@ def test_the_game_page_is_full_and_the_board_a_fragment(owner_client, game):
     assert "<html" not in board.content.decode()
 
 
-@pytest.mark.parametrize("path", ["/", "/board", "/log", "/verify"])
+@pytest.mark.parametrize("path", ["/board", "/log", "/verify"])
 def test_an_outsider_sees_nothing_of_a_game(game, path):
     outsider = Client()
     phone_of("outsider-key", outsider)
     response = outsider.get(f"/games/{game.public_id}{path}")
     assert response.status_code == 404
+
+
+def test_a_game_page_without_a_seat_says_how_to_join_and_shows_nothing(game):
+    outsider = Client(HTTP_ACCEPT_LANGUAGE="en")
+    phone_of("outsider-key", outsider)
+    page = outsider.get(f"/games/{game.public_id}/")
+    unknown = outsider.get("/games/AAAAAAAAAAAA/")
+    html = page.content.decode()
+    assert page.status_code == 200 and "Join or watch a game" in html
+    assert "Anne" not in html and "Bruno" not in html and str(game) not in html
+    # A game that does not exist gets the very same page: nothing is learnt.
+    assert unknown.status_code == 200
+    main = html.split('<main id="main" class="page">')[1].split("</main>")[0]
+    assert main in unknown.content.decode().replace("AAAAAAAAAAAA", game.public_id)
 
 
 def test_an_outsider_cannot_act(game):

@@ -312,8 +312,9 @@ def test_an_outsider_gets_404_on_every_game_url(game):
     seat(game, OPPONENT, SeatRole.SIDE_B)
     outsider = phone_of(OUTSIDER)
     public_id = game.public_id
+    page = outsider.get(reverse("game", args=[public_id])).content.decode()
+    assert 'id="game-panel"' not in page  # the join-or-watch page, nothing of it
     gets = [
-        "game",
         "game_board",
         "game_log",
         "game_verify",
@@ -335,4 +336,5 @@ def test_an_outsider_gets_404_on_every_game_url(game):
         assert response.status_code == 404, name
     anonymous = Client()
     assert anonymous.get(reverse("game_stream", args=[public_id])).status_code == 404
-    assert anonymous.get(reverse("game", args=[public_id])).status_code == 404
+    seatless = anonymous.get(reverse("game", args=[public_id])).content.decode()
+    assert 'id="game-panel"' not in seatless

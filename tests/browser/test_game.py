@@ -4,6 +4,8 @@ Tactics roll, a draw with a refusal and a reserve, a charge, a combat with a
 wound, and the upkeep checklist, all at 360 px, with no console error.
 """
 
+from pathlib import Path
+
 import pytest
 from django.core.management import call_command
 
@@ -63,12 +65,27 @@ def tap(page, name):
     settled(page, button.click)
 
 
+def hand_over(page, side=None):
+    """One phone passed between the players: the hand-over screen comes first
+    at every change of floor, and the private cards only after it."""
+    text = panel(page).inner_text()
+    if "Pass the phone to side" not in text:
+        return None
+    assert "Top of your pile" not in text and "In reserve" not in text
+    holder = text.split("Pass the phone to side ", 1)[1][0]
+    if side is not None:
+        assert holder == side
+    tap(page, f"I am side {holder}: show me")
+    return holder
+
+
 def enter_dice(page, faces):
     page.locator(".panel input[name=faces]").fill(faces)
     tap(page, "Record these dice")
 
 
 def test_a_turn_on_one_phone(phone, live_server, armies):
+    Path("/tmp/shots/11").mkdir(parents=True, exist_ok=True)
     griffons, pack = armies
     phone.goto(live_server.url + "/games/new/")
     phone.select_option("#id_army_a", str(griffons.pk))
@@ -91,13 +108,18 @@ def test_a_turn_on_one_phone(phone, live_server, armies):
     assert "Side A won the Tactics roll" in panel(phone).inner_text()
     tap(phone, "Side B speaks first")
 
-    # IV-B-1: the pack has one refusal (6 cards against 7).
+    # IV-B-1: the pack has one refusal (6 cards against 7). The phone goes to
+    # side B through the hand-over screen: A's cards stay hidden.
+    assert hand_over(phone, "B") == "B"
     assert "Refusals left: 1" in panel(phone).inner_text()
+    phone.screenshot(path="/tmp/shots/11/one-phone-draw.png")
     tap(phone, "Use a refusal")
+    assert hand_over(phone, "A") == "A"  # the floor passes to A
     tap(phone, "Put the top card in reserve")
     assert "1 card" in phone.locator(".piles").inner_text() or "Magistrat" in (
         phone.locator(".piles").inner_text()
     )
+    assert hand_over(phone, "B") == "B"
     tap(phone, "Draw the top card")
     # The pack's first card charges the nearest Griffon.
     phone.locator(".panel select[name=action]").first.select_option("charge")
@@ -106,16 +128,20 @@ def test_a_turn_on_one_phone(phone, live_server, armies):
     tap(phone, "Record the action")
     assert "Charge" in phone.locator(".log").inner_text()
     tap(phone, "Done: pass the floor")
+    assert hand_over(phone, "A") == "A"
+    phone.screenshot(path="/tmp/shots/11/one-phone-handover-after.png")
     tap(phone, "Play the reserve and the top card")
     assert "Activate" in panel(phone).inner_text()
     assert serious_accessibility_violations(phone) == []
 
     # Play every remaining card without acting, until the combat phase.
-    for _ in range(30):
+    for _ in range(80):
         text = panel(phone).inner_text()
         if "Split the melees" in text:
             break
-        if "Done: pass the floor" in text:
+        if "Pass the phone to side" in text:
+            hand_over(phone)
+        elif "Done: pass the floor" in text:
             tap(phone, "Done: pass the floor")
         else:
             tap(phone, "Draw the top card")
@@ -131,7 +157,8 @@ def test_a_turn_on_one_phone(phone, live_server, armies):
     assert "Wound roll" in panel(phone).inner_text()
     assert "Killed outright" in panel(phone).inner_text()  # the odds table
     enter_dice(phone, "6 6")  # a double six kills whatever FOR and RES (II-B-1)
-    assert "eliminated" in phone.locator(".fighters").inner_text()
+    # Each side's list is folded: read its text, shown or not.
+    assert "eliminated" in phone.locator(".fighters").text_content()
     assert "Killed outright" in phone.locator(".log").inner_text()
     tap(phone, "End this combat")
 

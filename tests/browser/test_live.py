@@ -60,13 +60,12 @@ def _sign_in_as_side_a(page, site, session: str) -> None:
 
 
 def _board_version(page) -> int:
-    return int(page.locator("#board .board-inner").get_attribute("data-version"))
+    return int(page.locator("#game-status").get_attribute("data-version"))
 
 
 def _wait_for_version(page, version: int) -> None:
     page.wait_for_function(
-        "v => Number(document.querySelector('#board .board-inner')"
-        "?.dataset.version) >= v",
+        "v => Number(document.querySelector('#game-status')?.dataset.version) >= v",
         arg=version,
         timeout=LIVE_MS,
     )

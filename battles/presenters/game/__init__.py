@@ -1,0 +1,251 @@
+"""What one phone shows of a game, split by phase as ``rules/game/`` is.
+
+``build_board(game, viewer)`` assembles everything a game view renders: the
+status line (turn, phase, who has the floor), the panel for this phase (in
+``strategic``, ``activation``, ``combat``, ``upkeep``, ``rolls``; each
+module also words its own events in the log), the draws, the fighters and
+the last lines of the log. Views run no query of their own: they call this.
+
+Adding a panel (a new kind of pending roll or choice): write one module here
+with ``panel(state, side) -> Panel`` and register it in ``PENDING_PANELS``
+under the pending ``purpose`` it answers; its template is
+``templates/battles/games/panels/<kind>.html``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from battles.presenters.game import (
+    activation,
+    combat,
+    rolls,
+    strategic,
+    table_rolls,
+    upkeep,
+)
+from battles.presenters.game.common import (
+    FighterView,
+    Panel,
+    changed_fighters,
+    fighters_by_side,
+    new_tap_key,
+    percent,
+    waiting_on,
+)
+from battles.presenters.game.floor import Offers, floor_side, waiting_for
+from battles.presenters.log import LogLine, log_lines
+from battles.presenters.words import PHASE_SECTIONS, phase_word, side_word
+
+LOG_ON_BOARD = 6
+RECENT_EVENTS = 40  # enough for the board's last lines, whatever the log's length
+
+# Panels that show a side's private cards (IV-A-1: the sequence; IV-B-1: the
+# top card and the reserve): on one phone, a hand-over screen comes first.
+PRIVATE_PANELS = {"strategic", "draw", "activation"}
+
+# A pending roll or choice's panel, by its purpose (before the phase's own).
+PENDING_PANELS: dict[str, Callable[[Mapping[str, Any], str, Offers], Panel]] = {
+    "parry": combat.panel,
+    "form_combats": combat.panel,
+}
+
+
+def build_panel(
+    state: Mapping[str, Any], side: str | None, *, draft: Sequence[str] | None = None
+) -> Panel:
+    """What ``side`` (None for a spectator) sees in the action panel now."""
+    phase = state["phase"]
+    pending = state.get("pending")
+    if phase == "finished":
+        return Panel("finished", title=_("Game over"))
+    if side is None:
+        floor = floor_side(state)
+        if floor:
+            return Panel(
+                "watch",
+                side=floor,
+                title=_("You are watching this game: %(side)s has the floor.")
+                % {"side": side_word(floor)},
+            )
+        return Panel("watch", title=_("You are watching this game."))
+    offers = Offers(state, side)
+    if pending:
+        if pending.get("purpose") == "characteristic":  # a test at the table
+            panel = table_rolls.pending_panel(state, pending)
+        elif pending["kind"] in rolls.KINDS:
+            panel = rolls.panel(state, pending)
+        elif pending.get("purpose") in PENDING_PANELS:
+            panel = PENDING_PANELS[pending["purpose"]](state, side, offers)
+        else:
+            panel = combat.panel(state, side, offers)
+        if panel.side not in (None, side) or side not in waiting_for(state):
+            return waiting_on(panel)
+        return panel
+    if phase == "strategic":
+        return strategic.panel(state, side, offers, draft)
+    if phase == "activation":
+        return activation.panel(state, side, offers)
+    if phase == "combat":
+        panel = combat.panel(state, side, offers)
+        if side not in waiting_for(state):
+            return waiting_on(panel)
+        return panel
+    return upkeep.panel(state, side, offers)
+
+
+def status_line(
+    state: Mapping[str, Any], viewer_sides: Sequence[str], side: str | None
+) -> dict[str, Any]:
+    """Turn, phase and who has the floor, in words for this phone."""
+    phase = state["phase"]
+    floor = waiting_for(state)
+    if phase == "finished":
+        who = ""
+    elif len(floor) == 1:
+        (only,) = floor
+        if only == side and len(viewer_sides) == 1:
+            who = _("Your turn")
+        else:
+            who = _("%(side)s has the floor") % {"side": side_word(only)}
+    elif side in floor and len(viewer_sides) == 1:
+        who = _("Your turn (both sides act)")
+    else:
+        who = _("Both sides act")
+    return {
+        "turn": state["turn"],
+        "turns": state["turns"],
+        "phase": phase_word(phase),
+        "section": PHASE_SECTIONS.get(phase, ""),
+        "floor": sorted(floor),
+        "who": who,
+        "mine": bool(side and side in floor),
+    }
+
+
+def build_board(
+    game,
+    viewer,
+    *,
+    side: str | None = None,
+    holding: str | None = None,
+    draft: Sequence[str] | None = None,
+    error: str = "",
+    error_field: str = "",
+    since: int | None = None,
+    before: Mapping[str, Any] | None = None,
+    undo_confirm: str = "",
+) -> dict[str, Any]:
+    """The board of ``game`` as ``viewer`` may see it, as a template context.
+
+    ``side``: the side this phone acts for now; ``holding``: on one phone
+    passed between the players, the side that said it holds it. ``since``
+    and ``before`` (the version and snapshot this phone showed) make a small
+    answer: only the fighters that changed and the log lines after ``since``.
+    ``undo_confirm``: on one phone, the question before undoing a roll.
+    """
+    from battles.services import games as services
+    from battles.services.agreement import pending_confirmation
+
+    state = game.state
+    panel = build_panel(state, side, draft=draft)
+    handover = None
+    if (
+        viewer.holds_both_sides
+        and panel.kind in PRIVATE_PANELS
+        and side is not None
+        and holding != side
+    ):
+        # One phone passed between the players: the private sequence, top card
+        # and reserve of the side taking the floor wait behind a hand-over.
+        handover = side
+    private_to = viewer.sides
+    if viewer.holds_both_sides:
+        private_to = [] if handover or side is None else [side]
+    events = services.latest_events(game, RECENT_EVENTS, after=since)
+    disputed = game.events.filter(disputed=True).values_list("seq", flat=True)
+    lines = log_lines(events, viewer.sides, disputed=disputed, state=state)
+    last_action = events[-1]["action"] if events and events[-1]["seq"] > 1 else None
+    latest = [line for line in lines if last_action and line.seq >= last_action]
+    only = changed_fighters(before, state) if before is not None else None
+    # Tests at the table, scatters and lasting effects: what legal_actions
+    # lists for this side at any time (none behind a hand-over screen).
+    table_side = None
+    if side and not handover:
+        offers = Offers(state, side)
+        if offers.allows("characteristic_test") or offers.allows("record_effect"):
+            table_side = side
+    new_lines = None
+    if since is not None:
+        new_lines = list(reversed([line for line in lines if line.seq > since]))
+    return {
+        "game": game,
+        "state": state,
+        "viewer": viewer,
+        "side": side,
+        "panel": panel,
+        "handover": handover,
+        "status": status_line(state, viewer.sides, side),
+        "sides": _side_names(game),
+        "piles": activation.pile_counts(state, private_to),
+        "fighters": fighters_by_side(state, only),
+        "changed": only,
+        "log": [] if since is not None else list(reversed(lines[-LOG_ON_BOARD:])),
+        "new_lines": new_lines,
+        "latest": latest,
+        "tap": new_tap_key,
+        "error": error,
+        "error_field": error_field,
+        "can_undo": bool(viewer.is_player and game.version > 1 and not game.finished),
+        "summary": services.game_summary(game) if game.finished else None,
+        "to_confirm": _results_to_confirm(game, viewer, pending_confirmation),
+        "can_share": "a" in viewer.roles and game.mode != "one_phone",
+        "test_form": table_rolls.test_form(state, side) if table_side else None,
+        "effects": table_rolls.effects_view(state, table_side),
+        "undo_request": services.pending_undo_request(game, latest=events or None),
+        "undo_confirm": undo_confirm,
+    }
+
+
+def _side_names(game) -> dict[str, dict[str, str]]:
+    """Each side's name: the player's own, once they gave it, else the army's."""
+    names = {side: {"name": data["name"]} for side, data in game.state["sides"].items()}
+    for seat in game.seats.all():
+        if seat.role in names and seat.player_name:
+            names[seat.role]["name"] = seat.player_name
+    return names
+
+
+def _results_to_confirm(game, viewer, pending_confirmation) -> list[dict]:
+    """Results on my fighters the other phone made, awaiting my word (optional)."""
+    if not game.require_confirmation or not viewer.is_player:
+        return []
+    return [
+        {"side": side, "event": event, "payload": event.payload}
+        for side in viewer.sides
+        for event in pending_confirmation(game, side)
+    ]
+
+
+def whole_log(game, viewer) -> list[LogLine]:
+    """Every line of the log this viewer may read (the log page)."""
+    from battles.services import games as services
+
+    disputed = game.events.filter(disputed=True).values_list("seq", flat=True)
+    return log_lines(services.rules_events(game), viewer.sides, disputed=disputed)
+
+
+__all__ = [
+    "FighterView",
+    "Panel",
+    "build_board",
+    "build_panel",
+    "floor_side",
+    "percent",
+    "status_line",
+    "waiting_for",
+    "whole_log",
+]

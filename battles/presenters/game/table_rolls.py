@@ -12,9 +12,11 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from django.utils.translation import get_language, gettext, pgettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
+from battles.presenters.game.common import Panel, french, percent
+from battles.presenters.game.common import labels as fighter_labels
 from rules.game import choice_odds, who_decides
 from rules.game import state as st
 from rules.game.table_rolls import FEAR_CONVENTION, USES
@@ -47,16 +49,6 @@ DURATION_WORDS = {
     "permanent": _("Permanent"),
     "upkeep": _("While upkept (Entretien/X)"),
 }
-
-
-def _percent(value: str | Fraction | None) -> str:
-    from battles.presenters.board import percent
-
-    return percent(value)
-
-
-def _labels(state: Mapping[str, Any]) -> dict[str, str]:
-    return {f: data["label"] for f, data in state["fighters"].items()}
 
 
 def test_title(pending: Mapping[str, Any], labels: Mapping[str, str]) -> str:
@@ -100,9 +92,7 @@ def _convention(pending: Mapping[str, Any]) -> str:
 
 def pending_panel(state: Mapping[str, Any], pending: Mapping[str, Any]):
     """The panel of a characteristic test that waits for a roll or a six."""
-    from battles.presenters.board import Panel
-
-    labels = _labels(state)
+    labels = fighter_labels(state)
     context = pending["context"]
     roll = pending.get("roll")
     data: dict[str, Any] = {
@@ -121,7 +111,7 @@ def pending_panel(state: Mapping[str, Any], pending: Mapping[str, Any]):
                     "label": labels[fighters[s]],
                     "characteristic": context["characteristics"][s],
                     "value": pending["values"][s],
-                    "odds": _percent(
+                    "odds": percent(
                         pending["odds"] if s == "a" else 1 - Fraction(pending["odds"])
                     ),
                 }
@@ -139,7 +129,7 @@ def pending_panel(state: Mapping[str, Any], pending: Mapping[str, Any]):
             current=context["current"],
             modifier=context["modifier"],
             difficulty=pending["difficulty"],
-            odds=_percent(pending["odds"]),
+            odds=percent(pending["odds"]),
             faces_needed=pending.get("dice", 1),
         )
         if roll:
@@ -148,8 +138,8 @@ def pending_panel(state: Mapping[str, Any], pending: Mapping[str, Any]):
     if roll:
         choice = choice_odds(pending) or {}
         data.update(
-            keep=_percent(choice.get("keep")),
-            reroll=_percent(choice.get("reroll")),
+            keep=percent(choice.get("keep")),
+            reroll=percent(choice.get("reroll")),
             best=choice.get("best"),
         )
     side = who_decides(pending) if roll else pending.get("side")
@@ -203,7 +193,7 @@ def test_form(state: Mapping[str, Any], side: str | None) -> dict | None:
 
 def effects_view(state: Mapping[str, Any], side: str | None) -> dict:
     """The lasting effects in play and, for a player, the form to record one."""
-    labels = _labels(state)
+    labels = fighter_labels(state)
     effects = []
     for effect in state.get("effects", []):
         duration = str(DURATION_WORDS.get(effect["duration"], effect["duration"]))
@@ -278,14 +268,10 @@ def upkeep_extras(
         if wounded:
             from rules.game.upkeep_phase import regeneration_odds
 
-            extras["regeneration_odds"] = _percent(
+            extras["regeneration_odds"] = percent(
                 regeneration_odds(item["regeneration"])
             )
     return extras
-
-
-def _french() -> bool:
-    return (get_language() or "fr").startswith("fr")
 
 
 def describe(
@@ -302,7 +288,7 @@ def describe(
         if pending["kind"] == "opposed":
             text = gettext("%(what)s: %(odds)s for side A.") % {
                 "what": what,
-                "odds": _percent(pending["odds"]),
+                "odds": percent(pending["odds"]),
             }
         else:
             text = gettext(
@@ -311,7 +297,7 @@ def describe(
                 "what": what,
                 "value": pending["value"],
                 "difficulty": pending["difficulty"],
-                "odds": _percent(pending["odds"]),
+                "odds": percent(pending["odds"]),
             }
         if pending.get("section") == FEAR_CONVENTION:
             text += " " + gettext("(Table convention: the fear value.)")
@@ -357,7 +343,7 @@ def describe(
             "II-C-3",
         )
     if kind == "upkeep_ticked" and (p.get("regeneration") or p.get("effect")):
-        label = (p.get("label_fr") if _french() else p.get("label_en")) or ""
+        label = (p.get("label_fr") if french() else p.get("label_en")) or ""
         text = pgettext("upkeep", "Done: %(item)s.") % {"item": label}
         roll = p.get("regeneration")
         if roll:

@@ -1,0 +1,89 @@
+"""The upkeep phase (IV-D): the checklist (rallying, mana, faith...) and the
+log's wording of it, of rout and reserves, and of a new turn."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+from battles.presenters.game import table_rolls
+from battles.presenters.game.common import Panel, french
+from battles.presenters.game.floor import Offers
+
+
+def panel(state: Mapping[str, Any], side: str | None, offers: Offers) -> Panel:
+    """The checklist in the order of IV-D; each line says whose it is (a side
+    ticks its own fighters' lines, either side a marker's)."""
+    upkeep = state["upkeep"]
+    in_french = french()
+    items = []
+    next_key = None
+    may_tick = offers.allows("tick_upkeep")
+    for item in upkeep["items"]:
+        done = item["key"] in upkeep["ticked"]
+        if not done and next_key is None:
+            next_key = item["key"]
+        reserve = item["step"] if item["step"] in ("faith", "mana") else None
+        current = None
+        if reserve and item.get("fighter"):
+            current = state["fighters"][item["fighter"]].get(reserve)
+        extras = table_rolls.upkeep_extras(state, item, side)
+        items.append(
+            {
+                **extras,
+                "key": item["key"],
+                "label": item["label_fr"] if in_french else item["label_en"],
+                "section": item["section"],
+                "done": done,
+                "next": may_tick and item["key"] == next_key and extras["mine"],
+                "rally": item["step"] == "rally",
+                "reserve": reserve,
+                "current": current,
+            }
+        )
+    return Panel(
+        "upkeep",
+        side=None,
+        title=_("Upkeep checklist"),
+        section="IV-D",
+        data={"items": items},
+    )
+
+
+# --- the log's wording ------------------------------------------------------------
+
+
+def _upkeep_ticked(p, who, names):
+    label = (p.get("label_fr") if french() else None) or p.get("label_en")
+    text = pgettext("upkeep", "Done: %(item)s.") % {"item": label}
+    if p.get("rallied") is True:
+        text += " " + _("The fighter rallies.")
+    return text, p.get("section", "IV-D")
+
+
+def _fighter_changed(p, who, names):
+    changes = p.get("changes", {})
+    if "routed" in changes:
+        if changes["routed"]:
+            return _("%(fighter)s is routed.") % {"fighter": p["label"]}, "IV-D-1"
+        return _("%(fighter)s rallies.") % {"fighter": p["label"]}, "IV-D-1"
+    parts = []
+    if "mana" in changes:
+        parts.append(_("mana %(n)s") % {"n": changes["mana"]})
+    if "faith" in changes:
+        parts.append(_("temporary faith %(n)s") % {"n": changes["faith"]})
+    return f"{p['label']}: {', '.join(parts)}.", "IV-D-2"
+
+
+def _turn_started(p, who, names):
+    return _("Turn %(turn)s begins.") % {"turn": p["turn"]}, ""
+
+
+EVENTS = {
+    "upkeep_ticked": _upkeep_ticked,
+    "fighter_changed": _fighter_changed,
+    "turn_started": _turn_started,
+}

@@ -1,0 +1,161 @@
+"""The game screen for a phone at the table: what to do now on top, small
+answers, compression, the hand-over on one phone, the waiting Tactics loser."""
+
+from __future__ import annotations
+
+import gzip
+
+import brotli
+import pytest
+from django.test import Client
+
+from battles.models import GameSeat
+from battles.models.armies import Owner
+from battles.services import games as services
+from rules.game import who_decides
+from tests.support.big_armies import big_game
+from tests.support.live import new_game
+
+pytestmark = pytest.mark.django_db
+
+OWNER = Owner(guest_key="owner-key")
+
+
+def phone(key: str = "owner-key") -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    session = client.session
+    session["guest_key"] = key
+    session.save()
+    return client
+
+
+def tap(client, game, **data):
+    game.refresh_from_db()
+    data.setdefault("version", game.version)
+    return client.post(f"/games/{game.public_id}/act", data, HTTP_HX_REQUEST="true")
+
+
+def to_first_choice(game, client=None):
+    """Sequences, Tactics fighters and the Tactics roll, through the services."""
+    for side in ("a", "b"):
+        game.refresh_from_db()
+        cards = game.state["sides"][side]["cards"]
+        services.perform_action(game, side, {"type": "set_sequence", "order": cards})
+    for side in ("a", "b"):
+        game.refresh_from_db()
+        fighter = next(
+            f
+            for f, data in game.state["fighters"].items()
+            if data["side"] == side
+            and game.state["cards"][data["card"]]["profile"]["DIS"]
+        )
+        services.perform_action(
+            game, side, {"type": "choose_tactics_fighter", "fighter": fighter}
+        )
+    game.refresh_from_db()
+    while game.state["step"] == "tactics":
+        pending = game.state["pending"]
+        command = {"type": "keep"} if pending.get("roll") else {"type": "roll"}
+        services.perform_action(game, who_decides(pending) or "a", command)
+        game.refresh_from_db()
+    return game
+
+
+def test_the_tactics_loser_waits_for_the_winner_to_choose():
+    game = new_game(OWNER)
+    GameSeat.objects.create(game=game, role="b", guest_key="opponent-key")
+    to_first_choice(game)
+    winner = game.state["tactics"]["winner"]
+    loser_key = "opponent-key" if winner == "a" else "owner-key"
+    html = phone(loser_key).get(f"/games/{game.public_id}/").content.decode()
+    assert f"Waiting for Side {winner.upper()}" in html
+    assert 'name="first"' not in html  # no live buttons for the loser
+    winner_html = phone("owner-key" if winner == "a" else "opponent-key").get(
+        f"/games/{game.public_id}/"
+    )
+    assert 'name="first"' in winner_html.content.decode()
+
+
+def test_the_tactics_picker_offers_the_highest_discipline_first():
+    game = new_game(OWNER)
+    html = phone().get(f"/games/{game.public_id}/").content.decode()
+    select = html.split('id="tactics-fighter"', 1)[1].split("</select>", 1)[0]
+    options = select.split("<option")[1:]
+    values = [int(o.split("(DIS ", 1)[1].split(")", 1)[0]) for o in options]
+    chosen = next(v for o, v in zip(options, values, strict=True) if " selected" in o)
+    assert chosen == max(values)
+
+
+def test_on_one_phone_the_side_taking_the_floor_gets_a_hand_over_first():
+    game = new_game(OWNER, mode="one_phone")
+    client = phone()
+    to_first_choice(game)
+    winner = game.state["tactics"]["winner"]
+    other = "b" if winner == "a" else "a"
+    answer = tap(client, game, type="choose_first", side=winner, first=other)
+    html = answer.content.decode()
+    assert f"Pass the phone to side {other.upper()}" in html
+    assert "Top of your pile" not in html and "In reserve:" not in html
+    client.post(f"/games/{game.public_id}/view-as", {"side": other})
+    shown = client.get(f"/games/{game.public_id}/").content.decode()
+    assert "Top of your pile" in shown
+
+
+def test_an_answer_carries_what_changed_only_as_out_of_band_swaps():
+    game = new_game(OWNER)
+    client = phone()
+    cards = game.state["sides"]["a"]["cards"]
+    answer = tap(client, game, type="set_sequence", side="a", order=cards)
+    html = answer.content.decode()
+    assert html.lstrip().startswith('<section id="game-panel"')
+    assert 'id="game-status" class="game-status" data-version' in html
+    assert 'hx-swap-oob="afterbegin:#log-lines"' in html
+    assert 'id="game-fighters"' not in html  # no fighter changed: none sent
+    assert "set its activation sequence" in html
+
+
+def test_a_refusal_is_the_panel_and_its_message_and_changes_nothing():
+    game = new_game(OWNER)
+    before = game.version
+    answer = tap(phone(), game, type="end_activation", side="a")
+    html = answer.content.decode()
+    assert answer.status_code == 200
+    feedback = html.split('id="tap-feedback"', 1)[1][:300]
+    assert 'class="message message-error"' in feedback
+    game.refresh_from_db()
+    assert game.version == before
+
+
+def test_pages_and_answers_are_compressed_brotli_or_gzip():
+    game = new_game(OWNER)
+    client = phone()
+    url = f"/games/{game.public_id}/"
+    br = client.get(url, HTTP_ACCEPT_ENCODING="gzip, deflate, br")
+    assert br["Content-Encoding"] == "br"
+    assert "Accept-Encoding" in br["Vary"]
+    assert b"game-panel" in brotli.decompress(br.content)
+    gz = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+    assert gz["Content-Encoding"] == "gzip"
+    assert b"game-panel" in gzip.decompress(gz.content)
+    plain = client.get(url)
+    assert not plain.has_header("Content-Encoding")
+
+
+def test_with_thirty_card_armies_the_first_load_and_an_answer_stay_small():
+    game = big_game(OWNER)
+    assert len(game.state["sides"]["a"]["cards"]) == 30
+    client = phone()
+    page = client.get(f"/games/{game.public_id}/", HTTP_ACCEPT_ENCODING="br")
+    print("first load br bytes", len(page.content))
+    assert len(page.content) <= 60_000, len(page.content)
+    cards = game.state["sides"]["a"]["cards"]
+    game.refresh_from_db()
+    answer = client.post(
+        f"/games/{game.public_id}/act",
+        {"type": "set_sequence", "side": "a", "order": cards, "version": game.version},
+        HTTP_HX_REQUEST="true",
+        HTTP_ACCEPT_ENCODING="br",
+    )
+    assert answer["Content-Encoding"] == "br"
+    print("answer br bytes", len(answer.content))
+    assert len(answer.content) <= 8_000, len(answer.content)
