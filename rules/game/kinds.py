@@ -136,12 +136,58 @@ class EndCombat(TypedDict):
 
 
 class TickUpkeep(TypedDict):
-    """IV-D: the next item of the upkeep checklist."""
+    """IV-D: the next item of the upkeep checklist (its owner's, IV-D-3)."""
 
     type: Literal["tick_upkeep"]
     key: str
     rallied: NotRequired[bool]
     value: NotRequired[int]
+    pay: NotRequired[bool]  # an upkept effect: pay its cost, or let it end
+    difficulty: NotRequired[int]  # a rally test's difficulty (IV-D-1)
+
+
+class CharacteristicTest(TypedDict):
+    """II-A: a test of any characteristic of one's own fighter, against a
+    difficulty (with several dice, II-A-2) or opposed to an adversary (II-A-3)."""
+
+    type: Literal["characteristic_test"]
+    fighter: FighterId
+    characteristic: str
+    difficulty: NotRequired[int]
+    opponent: NotRequired[FighterId]
+    opponent_characteristic: NotRequired[str]
+    dice: NotRequired[int]
+    modifier: NotRequired[int]
+    use: NotRequired[str]  # courage, rally, spell, miracle, skill, other
+    label: NotRequired[str]
+
+
+class Scatter(TypedDict):
+    """II-C-5: the distance and the direction of a scatter."""
+
+    type: Literal["scatter"]
+    label: NotRequired[str]
+
+
+class RecordEffect(TypedDict):
+    """II-C-3: a lasting effect on a fighter, its duration and upkeep."""
+
+    type: Literal["record_effect"]
+    fighter: FighterId
+    name: str
+    kind: str  # harmful, skill, spell, miracle, other
+    duration: str  # end_of_turn, turns, permanent, upkeep
+    active: NotRequired[bool]
+    turns: NotRequired[int]
+    cost: NotRequired[int]
+    caster: NotRequired[FighterId]
+
+
+class EndEffect(TypedDict):
+    """II-C-3: the owner ends a lasting effect."""
+
+    type: Literal["end_effect"]
+    effect: str
 
 
 class SetRouted(TypedDict):
@@ -225,6 +271,10 @@ COMMAND_KINDS: dict[str, type] = {
     "roll": Roll,
     "reroll": Reroll,
     "keep": Keep,
+    "characteristic_test": CharacteristicTest,
+    "scatter": Scatter,
+    "record_effect": RecordEffect,
+    "end_effect": EndEffect,
 }
 
 
@@ -327,6 +377,9 @@ class TestResolved(TypedDict):
     section: str
     context: dict[str, Any]
     next: dict[str, Any] | None
+    dice: NotRequired[int]  # a test at the table: several dice (II-A-2)
+    throws: NotRequired[list[list[int]]]
+    label: NotRequired[str]
 
 
 class Disengaged(TypedDict):
@@ -390,6 +443,46 @@ class UpkeepTicked(TypedDict):
     section: str
     changes: list[FighterChanged]
     rallied: bool | None
+    effect: NotRequired[dict[str, Any]]  # an upkept effect: paid, ends
+    regeneration: NotRequired[dict[str, Any] | None]  # Régénération/X's roll
+
+
+class OpposedResolved(TypedDict):
+    """II-A-3: an opposed test at the table has a winner."""
+
+    purpose: str
+    winner: Side
+    rounds: list[list[int]]
+    faces: list[int]
+    values: dict[str, int]
+    odds: str
+    section: str
+    context: dict[str, Any]
+    labels: dict[str, str]
+    pending: None
+
+
+class ScatterRolled(TypedDict):
+    """II-C-5: the scatter's faces, distance and direction."""
+
+    faces: list[int]
+    distance_cm: int
+    direction: int
+    label: str
+    section: str
+
+
+class EffectRecorded(TypedDict):
+    effect: dict[str, Any]
+    label: str
+    section: str
+
+
+class EffectEnded(TypedDict):
+    id: str
+    name: str
+    label: str
+    section: str
 
 
 class TurnStarted(TypedDict):
@@ -440,6 +533,10 @@ EVENT_KINDS: dict[str, type] = {
     "action_declared": ActionDeclared,
     "contacts_changed": ContactsChanged,
     "test_resolved": TestResolved,
+    "opposed_resolved": OpposedResolved,
+    "scatter_rolled": ScatterRolled,
+    "effect_recorded": EffectRecorded,
+    "effect_ended": EffectEnded,
     "disengaged": Disengaged,
     "split_rolled": SplitRolled,
     "wound_rolled": WoundRolled,

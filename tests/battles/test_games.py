@@ -64,7 +64,18 @@ def act(client, game, **data):
 
 
 def to_activation(game):
-    """Set the sequences still missing (cards in order), then the Tactics roll."""
+    """Set the sequences still missing (cards in order), then the Tactics roll;
+    side A speaks first."""
+    game = to_first_choice(game)
+    winner = game.state["tactics"]["winner"]
+    services.perform_action(game, winner, {"type": "choose_first", "first": "a"})
+    game.refresh_from_db()
+    return game
+
+
+def to_first_choice(game):
+    """Set the sequences still missing (cards in order), then the Tactics roll,
+    up to the winner's choice of who speaks first (IV-A-2)."""
     for side in ("a", "b"):
         game.refresh_from_db()
         if game.state["sequences"][side] is None:
@@ -89,9 +100,6 @@ def to_activation(game):
         command = {"type": "keep"} if pending.get("roll") else {"type": "roll"}
         services.perform_action(game, who_decides(pending) or "a", command)
         game.refresh_from_db()
-    winner = game.state["tactics"]["winner"]
-    services.perform_action(game, winner, {"type": "choose_first", "first": "a"})
-    game.refresh_from_db()
     return game
 
 

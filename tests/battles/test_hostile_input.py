@@ -136,7 +136,7 @@ def test_the_same_tap_key_with_another_command_answers_422_with_the_board(table)
     response = phone.post(f"/games/{game.public_id}/act", other, **HTMX)
     assert response.status_code == 422
     assert "already sent with another action" in response.content.decode()
-    assert 'class="board-inner"' in response.content.decode()
+    assert 'id="game-panel"' in response.content.decode()  # next to the control
     _unchanged(game, before)
 
 

@@ -22,6 +22,7 @@ from tests.battles.test_games import (  # noqa: F401 (fixtures)
     opponent_client,
     owner_client,
     to_activation,
+    to_first_choice,
 )
 
 pytestmark = pytest.mark.django_db
@@ -211,7 +212,7 @@ def test_IV_A_2_the_tactics_fighter_cannot_be_chosen_again_once_rolled(
     game, opponent_client
 ):
     """IV-A-2: "Le vainqueur de ce jet choisira quel joueur commence à parler"."""
-    game = to_activation(game)
+    game = to_first_choice(game)  # rolled; the winner has not spoken yet
     refused_by_the_view(
         opponent_client,
         game,

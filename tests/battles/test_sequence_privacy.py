@@ -85,7 +85,13 @@ def test_a_spectator_and_an_outsider_read_no_sequence_while_the_game_runs(game):
     spectator = seen(phone("sam"), game)
     assert A_SEQUENCE not in spectator and B_SEQUENCE not in spectator
     outsider = phone("olga")
-    for url in pages(game)[:-1]:
+    game_page, *others = pages(game)[:-1]
+    seatless = outsider.get(game_page)  # how to join or watch, nothing of the game
+    page = seatless.content.decode()
+    assert seatless.status_code == 200
+    assert A_SEQUENCE not in page and B_SEQUENCE not in page
+    assert game.state["sides"]["a"]["name"] not in page
+    for url in others:
         assert outsider.get(url).status_code == 404
 
 
