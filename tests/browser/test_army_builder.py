@@ -1,23 +1,15 @@
 """The army builder on a phone: "Add" answers where the finger is."""
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import serious_accessibility_violations
 from tests.browser.test_armies import SMALL_TAP_TARGETS, in_english
+from tests.support.shots import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-SHOTS = Path(os.environ.get("SHOTS_DIR", "/tmp/shots/12"))
-
-
-def shot(phone, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    phone.screenshot(path=str(SHOTS / f"{name}.png"))
 
 
 def test_add_confirms_next_to_the_button_and_a_second_tap_raises_the_count(
@@ -43,7 +35,7 @@ def test_add_confirms_next_to_the_button_and_a_second_tap_raises_the_count(
     expect(note).to_have_text(re.compile(r"Added: 1 fighter · 25 pts · army 366 / 400"))
     expect(note).to_be_in_viewport()
     expect(add_magicien).to_be_in_viewport()
-    shot(phone, "army-builder-added")
+    shot(phone, "12", "army-builder-added")
 
     # A second tap on a card already in the army raises its count: no new row.
     add_tireur = phone.get_by_role("button", name=re.compile(r"^Add\W+Tireur$"))
@@ -54,7 +46,7 @@ def test_add_confirms_next_to_the_button_and_a_second_tap_raises_the_count(
         re.compile(r"Count raised: 4 fighters · 72 pts · army 384 / 400")
     )
     expect(note).to_be_in_viewport()
-    shot(phone, "army-builder-count-raised")
+    shot(phone, "12", "army-builder-count-raised")
     expect(cards.locator(".army-card", has_text="Tireur").first).to_contain_text(
         "4 fighters"
     )

@@ -11,6 +11,7 @@ from django.core.management import call_command
 
 from battles.models import Army, ArmyCard
 from tests.browser.conftest import open_phone, serious_accessibility_violations
+from tests.support.shots import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -112,7 +113,7 @@ def test_a_turn_on_one_phone(phone, live_server, armies):
     # side B through the hand-over screen: A's cards stay hidden.
     assert hand_over(phone, "B") == "B"
     assert "Refusals left: 1" in panel(phone).inner_text()
-    phone.screenshot(path="/tmp/shots/11/one-phone-draw.png")
+    shot(phone, "11", "one-phone-draw")
     tap(phone, "Use a refusal")
     assert hand_over(phone, "A") == "A"  # the floor passes to A
     tap(phone, "Put the top card in reserve")
@@ -129,7 +130,7 @@ def test_a_turn_on_one_phone(phone, live_server, armies):
     assert "Charge" in phone.locator(".log").inner_text()
     tap(phone, "Done: pass the floor")
     assert hand_over(phone, "A") == "A"
-    phone.screenshot(path="/tmp/shots/11/one-phone-handover-after.png")
+    shot(phone, "11", "one-phone-handover-after")
     tap(phone, "Play the reserve and the top card")
     assert "Activate" in panel(phone).inner_text()
     assert serious_accessibility_violations(phone) == []

@@ -16,10 +16,10 @@ from rules.game import tactics_candidates, waiting_for
 from tests.browser.conftest import PageProblems, open_phone
 from tests.support.big_armies import big_game
 from tests.support.live import OPPONENT, OWNER, new_game, seat
+from tests.support.shots import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path("/tmp/shots/11")
 # What a phone taken offline on purpose logs (a fetch under way failing).
 NETWORK_NOISE = (
     "ERR_INTERNET_DISCONNECTED",
@@ -40,7 +40,6 @@ def session_of(owner) -> str:
 @pytest.fixture
 def phones(browser, live_server):
     """Side A's and side B's phones (English), each its own browser context."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
     problems = PageProblems()
     opened = {who: open_phone(browser, problems, locale="en-GB") for who in "ab"}
     yield {who: page for who, (_context, page) in opened.items()} | {
@@ -107,7 +106,7 @@ def test_a_refusal_shows_next_to_the_control_tapped_at_the_bottom(phones, live_s
     # Next to the control: right after its form, in the fighters section.
     assert a.locator("#game-fighters #tap-feedback").count() == 1
     assert feedback.get_attribute("role") == "alert"
-    a.screenshot(path=str(SHOTS / "refusal-in-viewport.png"))
+    shot(a, "11", "refusal-in-viewport")
 
 
 def test_a_phone_back_from_a_wifi_drop_catches_up_without_a_reload(phones, live_server):
@@ -118,7 +117,7 @@ def test_a_phone_back_from_a_wifi_drop_catches_up_without_a_reload(phones, live_
     b.context.set_offline(True)
     b.wait_for_selector("#live-status[data-state=offline]")
     assert b.locator("#live-status").inner_text() != "Live"
-    b.screenshot(path=str(SHOTS / "offline.png"))
+    shot(b, "11", "offline")
     settled(a, a.get_by_role("button", name="Confirm this sequence").click)
     settled(a, a.get_by_role("button", name="Choose this fighter").click)
     game.refresh_from_db()
@@ -126,7 +125,7 @@ def test_a_phone_back_from_a_wifi_drop_catches_up_without_a_reload(phones, live_
     b.wait_for_selector(f"#game-status[data-version='{game.version}']", timeout=5000)
     assert "set its activation sequence" in b.locator("#game-log").inner_text()
     b.wait_for_selector("#live-status[data-state=live]", timeout=5000)
-    b.screenshot(path=str(SHOTS / "back-online.png"))
+    shot(b, "11", "back-online")
 
 
 def test_the_loser_of_the_tactics_roll_waits_for_the_winner(phones, live_server):
@@ -159,7 +158,7 @@ def test_the_loser_of_the_tactics_roll_waits_for_the_winner(phones, live_server)
         f"Side {winner.upper()} has the floor"
         in loser.locator("#game-status").inner_text()
     )
-    loser.screenshot(path=str(SHOTS / "tactics-loser-waits.png"))
+    shot(loser, "11", "tactics-loser-waits")
 
 
 CLS_SCRIPT = """() => new Promise((resolve) => {
@@ -213,7 +212,7 @@ def test_no_layout_shift_and_few_bytes_with_thirty_card_armies(phones, live_serv
     assert answer.value.headers["content-encoding"] == "br"
     assert size <= 8_000
     a.wait_for_timeout(300)
-    a.screenshot(path=str(SHOTS / "thirty-cards-strategic.png"))
+    shot(a, "11", "thirty-cards-strategic")
 
 
 def _act_once(page) -> bool:
@@ -288,9 +287,7 @@ def test_a_whole_turn_on_two_phones(phones, live_server):
                     check_layout(page, name)
                     # caret="initial": Playwright's caret-hiding style would
                     # be refused by the page's CSP.
-                    page.screenshot(
-                        path=str(SHOTS / f"turn-{name}.png"), caret="initial"
-                    )
+                    shot(page, "11", f"turn-{name}")
             acted = _act_once(page) or acted
         if not acted:
             a.wait_for_timeout(150)  # the other phone's news is on its way

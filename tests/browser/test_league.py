@@ -3,7 +3,6 @@ confirms it, and the standings change on a third phone without a reload."""
 
 from __future__ import annotations
 
-import os
 from datetime import timedelta
 
 import pytest
@@ -15,15 +14,9 @@ from playwright.sync_api import expect
 from battles.models.league import LeagueResult, Membership, ResultStatus
 from battles.services import league as services
 from tests.browser.conftest import open_phone, serious_accessibility_violations
+from tests.support.shots import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-SHOTS = "/tmp/shots/14"
-
-
-def shot(page, name: str) -> None:
-    os.makedirs(SHOTS, exist_ok=True)
-    page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True)
 
 
 def signed_in(page, live_server, user) -> None:
@@ -121,7 +114,7 @@ def test_a_reports_b_confirms_and_the_standings_change_on_a_third_phone(
         expect(bertrand_row.locator(".points")).to_have_text("0")
         board.evaluate("window.notReloaded = true")
         fits_the_phone(board)
-        shot(board, "1-standings-before")
+        shot(board, "14", "1-standings-before", full_page=True)
 
         # B's phone: the home page, nothing waits yet.
         opponent.goto(f"{live_server.url}/")
@@ -138,18 +131,18 @@ def test_a_reports_b_confirms_and_the_standings_change_on_a_third_phone(
         reporter.locator("#id_score_against").fill("60")
         reporter.locator("#id_people_for").fill("Griffons d’Akkylannie")
         reporter.locator("#id_people_against").fill("Wolfen d’Yllia")
-        shot(reporter, "2-report-form")
+        shot(reporter, "14", "2-report-form", full_page=True)
         assert serious_accessibility_violations(reporter) == []
         reporter.get_by_role("button", name="Déclarer").click()
         expect(reporter.locator("#result-status")).to_have_text(
             "En attente de confirmation"
         )
-        shot(reporter, "3-reported")
+        shot(reporter, "14", "3-reported", full_page=True)
 
         # B's home page shows it without a reload; the standings do not count it.
         waiting = opponent.locator("#league-waiting")
         expect(waiting).to_contain_text("Bertrand 180–60 Camille", timeout=20_000)
-        shot(opponent, "4-waiting-on-home")
+        shot(opponent, "14", "4-waiting-on-home", full_page=True)
         expect(bertrand_row.locator(".points")).to_have_text("0")
 
         # B confirms from the result's page.
@@ -158,7 +151,7 @@ def test_a_reports_b_confirms_and_the_standings_change_on_a_third_phone(
         assert serious_accessibility_violations(opponent) == []
         opponent.get_by_role("button", name="Confirmer").click()
         expect(opponent.locator("#result-status")).to_have_text("Confirmé")
-        shot(opponent, "5-confirmed")
+        shot(opponent, "14", "5-confirmed", full_page=True)
 
         # The third phone's standings changed by themselves.
         expect(bertrand_row.locator(".points")).to_have_text("3")
@@ -167,7 +160,7 @@ def test_a_reports_b_confirms_and_the_standings_change_on_a_third_phone(
         expect(camille_row.locator(".wdl")).to_have_text("1-0-1")
         fits_the_phone(board)
         assert serious_accessibility_violations(board) == []
-        shot(board, "6-standings-after")
+        shot(board, "14", "6-standings-after", full_page=True)
     finally:
         hang_up([reporter, opponent, board], page_problems)
         board_context.close()
@@ -183,14 +176,14 @@ def test_the_public_standings_and_the_player_page_fit_a_phone(
     expect(phone.locator("#standings")).to_contain_text("Camille")
     fits_the_phone(phone)
     assert serious_accessibility_violations(phone) == []
-    shot(phone, "7-public-standings")
+    shot(phone, "14", "7-public-standings", full_page=True)
     signed_in(phone, live_server, league["Dominique"])
     phone.goto(f"{live_server.url}/league/{season.pk}/players/{league['Camille'].pk}/")
     expect(phone.locator("h1")).to_have_text("Camille")
     expect(phone.locator(".league-chart").first).to_be_visible()
     fits_the_phone(phone)
     assert serious_accessibility_violations(phone) == []
-    shot(phone, "8-player-page")
+    shot(phone, "14", "8-player-page", full_page=True)
     hang_up([phone], page_problems)
 
 
@@ -223,16 +216,13 @@ def test_a_finished_shared_game_counts_for_the_season_when_both_phones_confirm(
     )
     # (A screenshot leaves style attributes that htmx's settling would copy
     # into swapped elements, against the CSP: shots come after the swaps.)
-    os.makedirs(SHOTS, exist_ok=True)
-    outcome.screenshot(path=f"{SHOTS}/9-game-result-proposed.png")
+    shot(outcome, "14", "9-game-result-proposed")
 
     side_b.goto(url)
     side_b.get_by_role("button", name="Confirmer ce résultat").click()
     expect(side_b.locator("#outcome-settled")).to_be_visible()
     assert serious_accessibility_violations(side_b) == []
-    side_b.locator("#game-outcome").screenshot(
-        path=f"{SHOTS}/10-game-result-agreed.png"
-    )
+    shot(side_b.locator("#game-outcome"), "14", "10-game-result-agreed")
     # Side A's phone learns it by itself (the status refreshes every 4 s).
     expect(side_a.locator("#outcome-settled")).to_be_visible(timeout=10_000)
     hang_up([side_a, side_b], page_problems)

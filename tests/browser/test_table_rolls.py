@@ -4,7 +4,6 @@ the table's convention), in real Chromium at 360 px."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
@@ -15,11 +14,11 @@ from tests.browser.conftest import (
     serious_accessibility_violations,
 )
 from tests.support.servers import manage, server_env, shell_json, uvicorn
+from tests.support.shots import shot
 
 pytestmark = pytest.mark.browser
 
 LIVE_MS = 5000
-SHOTS = "/tmp/shots/17"
 
 
 @pytest.fixture(scope="module")
@@ -46,22 +45,16 @@ def phones(browser) -> Iterator[dict]:
 
 
 def _version(page) -> int:
-    return int(page.locator("#board .board-inner").get_attribute("data-version"))
+    return int(page.locator("#game-status").get_attribute("data-version"))
 
 
 def _wait_for_version(page, version: int) -> None:
     page.wait_for_function(
-        "v => Number(document.querySelector('#board .board-inner')"
+        "v => Number(document.querySelector('#game-status')"
         "?.dataset.version) >= v",
         arg=version,
         timeout=LIVE_MS,
     )
-
-
-def _shot(page, name: str) -> None:
-    os.makedirs(SHOTS, exist_ok=True)
-    # caret="initial": hiding the caret injects a style the strict CSP refuses.
-    page.screenshot(path=f"{SHOTS}/{name}.png", caret="initial")
 
 
 def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
@@ -106,7 +99,7 @@ def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
     assert "COU test (Courage against fear)" in text
     assert "against 6" in text and "%" in text
     assert "table's convention" in text
-    _shot(phone_a, "a-courage-offered")
+    shot(phone_a, "17", "a-courage-offered")
 
     # B's phone shows, live, that side A has a Courage test to roll.
     offered = _version(phone_a)
@@ -114,7 +107,7 @@ def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
     panel_b = phone_b.locator(".panel").inner_text()
     assert "Waiting for Side A" in panel_b and "Courage against fear" in panel_b
     assert phone_b.locator(".panel button", has_text="Roll").count() == 0
-    _shot(phone_b, "b-waiting")
+    shot(phone_b, "17", "b-waiting")
 
     # A rolls real dice and enters the face; B sees the result in its log.
     panel_a.locator("summary", has_text="I rolled real dice").click()
@@ -124,12 +117,12 @@ def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
         timeout=LIVE_MS
     )
     result = phone_a.locator(".log-lines li").first.inner_text()
-    _shot(phone_a, "a-rolled")
+    shot(phone_a, "17", "a-rolled")
     _wait_for_version(phone_b, _version(phone_a))
     assert phone_b.locator(".log-lines li").first.inner_text() == result
     assert "Courage against fear" in result
     assert phone_b.evaluate("window.notReloaded") is True
-    _shot(phone_b, "b-result-live")
+    shot(phone_b, "17", "b-result-live")
     assert problems.items == [], "\n".join(problems.items)
 
     # An opposed test (II-A-3) set up on A's phone is answered on B's phone.
@@ -138,7 +131,7 @@ def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
     phone_a.select_option("#test-characteristic", "INI")
     phone_a.select_option("#test-opponent", game["fearsome"])
     phone_a.fill("#test-label", "Qui frappe le premier")
-    _shot(phone_a, "a-test-form")
+    shot(phone_a, "17", "a-test-form")
     assert problems.items == [], "\n".join(problems.items)
     before = _version(phone_a)
     phone_a.get_by_role("button", name="Show the odds").click()
@@ -148,7 +141,7 @@ def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
     answer = phone_b.locator(".panel")
     assert "Qui frappe le premier" in answer.inner_text()
     assert "%" in answer.inner_text()
-    _shot(phone_b, "b-opposed-to-answer")
+    shot(phone_b, "17", "b-opposed-to-answer")
     assert problems.items == [], "\n".join(problems.items)
     # B's phone answers with real dice: A's INI 3 + 3 against B's INI 4 + 4.
     answer.locator("summary", has_text="I rolled real dice").click()
@@ -156,7 +149,7 @@ def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
     answer.get_by_role("button", name="Record these dice").click()
     phone_a.locator(".log-lines li", has_text="wins").first.wait_for(timeout=LIVE_MS)
     phone_a.locator(".game-status").scroll_into_view_if_needed()
-    _shot(phone_a, "a-opposed-result-live")
+    shot(phone_a, "17", "a-opposed-result-live")
 
     assert problems.items == [], "\n".join(problems.items)
     # A lasting effect recorded on A's phone is listed on B's (II-C-3).
@@ -174,5 +167,5 @@ def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
     listed = phone_b.locator(".table-effects")
     assert "Voile de brume" in listed.inner_text()
     listed.scroll_into_view_if_needed()
-    _shot(phone_b, "b-effect-listed")
+    shot(phone_b, "17", "b-effect-listed")
     assert problems.items == [], "\n".join(problems.items)

@@ -8,7 +8,6 @@ After an undo, the same roll gives the same faces again."
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -18,11 +17,11 @@ from tests.browser.conftest import (
     serious_accessibility_violations,
 )
 from tests.support.servers import manage, server_env, shell_json, uvicorn
+from tests.support.shots import shot
 
 pytestmark = pytest.mark.browser
 
 LIVE_MS = 5000
-SHOTS = Path("/tmp/shots/10")
 
 
 @pytest.fixture(scope="module")
@@ -67,12 +66,11 @@ def click_and_settle(page, locator) -> None:
 
 
 def test_undoing_a_roll_asks_the_other_phone_and_the_same_faces_come_back(site, phones):
-    SHOTS.mkdir(parents=True, exist_ok=True)
     game = shell("setup_game()", site)
     public_id = game["public_id"]
-    shot = shell(f"play_until_a_shot({public_id!r})", site)
-    roller = phones[shot["side"]]
-    other = phones["b" if shot["side"] == "a" else "a"]
+    shooter = shell(f"play_until_a_shot({public_id!r})", site)["side"]
+    roller = phones[shooter]
+    other = phones["b" if shooter == "a" else "a"]
     for side, page in (("a", phones["a"]), ("b", phones["b"])):
         page.context.add_cookies(
             [
@@ -96,10 +94,10 @@ def test_undoing_a_roll_asks_the_other_phone_and_the_same_faces_come_back(site, 
     # Undo: the roll cannot simply be taken back, the other phone is asked.
     click_and_settle(roller, roller.get_by_role("button", name="Undo my last action"))
     assert "must agree" in board_text(roller)
-    roller.screenshot(path=str(SHOTS / "undo-asked.png"), caret="initial")
+    shot(roller, "10", "undo-asked")
     wait_for_text(other, "Agree to the undo")
     assert "asks to undo its last action, which rolled dice" in board_text(other)
-    other.screenshot(path=str(SHOTS / "undo-consent.png"), caret="initial")
+    shot(other, "10", "undo-consent")
     assert serious_accessibility_violations(other) == []
 
     # The other phone agrees: the roll is back where it was, shown in the log.
@@ -109,7 +107,7 @@ def test_undoing_a_roll_asks_the_other_phone_and_the_same_faces_come_back(site, 
     roller.locator(".panel").get_by_role("button", name="Roll").wait_for(
         timeout=LIVE_MS
     )
-    roller.screenshot(path=str(SHOTS / "undo-agreed.png"), caret="initial")
+    shot(roller, "10", "undo-agreed")
 
     # Rolled again: the same faces, not new dice.
     click_and_settle(
