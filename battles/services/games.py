@@ -596,6 +596,21 @@ def latest_events(
     return [{**row, "side": row["side"] or None} for row in reversed(rows)]
 
 
+UNDO_WINDOW = 40  # the latest events an undo looks back through on the board
+
+
+def may_undo(game: Game, side: str | None) -> bool:
+    """Whether ``side`` has an action of its own to take back now: the rules'
+    ``undo_target`` (a phone never undoes the adversary's move)."""
+    if side is None or game.finished:
+        return False
+    try:
+        undo_target(latest_events(game, UNDO_WINDOW), side)
+    except IllegalAction:
+        return False
+    return True
+
+
 def replayed_state(game: Game) -> dict[str, Any]:
     """The state the log gives; must equal ``game.state`` (tests check it)."""
     return replay(rules_events(game))

@@ -378,3 +378,15 @@ def test_a_refusal_comes_in_the_players_language(game):
         fighter="a1.1",
         action="run",
     )
+
+
+def test_only_the_side_whose_action_is_last_is_offered_an_undo(
+    game, owner_client, opponent_client
+):
+    """Undo takes back the side's own last action only: the other phone is
+    not offered a button that could only be refused."""
+    cards = game.state["sides"]["a"]["cards"]
+    perform(game, "a", {"type": "set_sequence", "order": cards})
+    url = f"/games/{game.public_id}/board"
+    assert "Undo my last action" in owner_client.get(url).content.decode()
+    assert "Undo my last action" not in opponent_client.get(url).content.decode()

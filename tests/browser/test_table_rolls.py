@@ -50,8 +50,7 @@ def _version(page) -> int:
 
 def _wait_for_version(page, version: int) -> None:
     page.wait_for_function(
-        "v => Number(document.querySelector('#game-status')"
-        "?.dataset.version) >= v",
+        "v => Number(document.querySelector('#game-status')?.dataset.version) >= v",
         arg=version,
         timeout=LIVE_MS,
     )

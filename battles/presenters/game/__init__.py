@@ -199,7 +199,7 @@ def build_board(
         "tap": new_tap_key,
         "error": error,
         "error_field": error_field,
-        "can_undo": bool(viewer.is_player and game.version > 1 and not game.finished),
+        "can_undo": viewer.is_player and services.may_undo(game, side),
         "summary": services.game_summary(game) if game.finished else None,
         "to_confirm": _results_to_confirm(game, viewer, pending_confirmation),
         "can_share": "a" in viewer.roles and game.mode != "one_phone",
