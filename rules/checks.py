@@ -166,8 +166,30 @@ class TestResult:
     success: bool
 
 
+class RunningTest:
+    """What a test rolled one decision at a time knows of its result so far.
+
+    Shared by ``TestRoll`` (one die) and ``rules.several_dice.DiceTest``
+    (several dice): each gives ``value``, ``difficulty`` and ``natural``.
+    """
+
+    value: int
+    difficulty: int
+    natural: int
+
+    @property
+    def final(self) -> int:
+        """The final result so far: natural + value (II-A)."""
+        return self.natural + self.value
+
+    @property
+    def winning(self) -> bool:
+        """Whether the test would succeed if it stopped now (II-A-3, II-A-4)."""
+        return is_success(self.final, self.difficulty)
+
+
 @dataclass(frozen=True)
-class TestRoll:
+class TestRoll(RunningTest):
     """A test against a difficulty rolled one decision at a time (II-A-1, II-A-3).
 
     ``TestRoll.start(value, difficulty, dice)`` rolls the die. While
@@ -195,16 +217,6 @@ class TestRoll:
     def natural(self) -> int:
         """The natural result so far (II-A-1)."""
         return natural_result(self.faces)
-
-    @property
-    def final(self) -> int:
-        """The final result so far: natural + value (II-A)."""
-        return self.natural + self.value
-
-    @property
-    def winning(self) -> bool:
-        """Whether the test would succeed if it stopped now (II-A-3, II-A-4)."""
-        return is_success(self.final, self.difficulty)
 
     @property
     def awaiting_choice(self) -> bool:
@@ -514,6 +526,7 @@ def replay_opposed(
 
 __all__ = [
     "REROLL_MODES",
+    "RunningTest",
     "OpposedResult",
     "OpposedRoll",
     "TestResult",

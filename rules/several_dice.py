@@ -20,7 +20,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import product
 
-from rules.checks import is_success
+from rules.checks import RunningTest
 from rules.dice import DiceSource
 
 MAX_DICE = 5
@@ -47,7 +47,7 @@ def _die_natural(base: int, face: int) -> int:
 
 
 @dataclass(frozen=True)
-class DiceTest:
+class DiceTest(RunningTest):
     """A test of ``value`` against ``difficulty`` with ``count`` d6 (II-A-2).
 
     ``throws`` holds each throw's faces: the first throw has ``count`` faces,
@@ -96,16 +96,6 @@ class DiceTest:
     def natural(self) -> int:
         """The natural result kept: the best die of the last throw (II-A-2)."""
         return max(_die_natural(self.base, face) for face in self.throws[-1])
-
-    @property
-    def final(self) -> int:
-        """Natural result + the current value (II-A)."""
-        return self.natural + self.value
-
-    @property
-    def winning(self) -> bool:
-        """Whether the test succeeds if it stops now (II-A-3, II-A-4)."""
-        return is_success(self.final, self.difficulty)
 
     @property
     def faces(self) -> tuple[int, ...]:
