@@ -202,93 +202,67 @@ PRINTED_CARDS: list[tuple[str, str, dict, list[str]]] = [
     ),
 ]
 
+# Which archetypes are mystics, and of which rank.
+_ARCHETYPE_MYSTIC_RANKS = {
+    "Magicien": MysticRank.INITIE,
+    "Fidèle": MysticRank.DEVOT,
+    "Guerrier-mage": MysticRank.INITIE,
+    "Moine-guerrier": MysticRank.DEVOT,
+}
+
+
+def _archetypes(
+    lines: dict[str, tuple[dict, int]],
+    weapons: dict[str, dict],
+    body: dict | None = None,
+) -> dict[str, dict]:
+    """Archetype cards from ``name -> (stats, estimated cost)``.
+
+    Each card gets the ``body`` fields, its mystic rank if it has one, its
+    estimated cost and its archetype weapon from ``weapons`` if any.
+    """
+    cards = {}
+    for name, (stats, cost) in lines.items():
+        card = {**stats, **(body or {})}
+        if name in _ARCHETYPE_MYSTIC_RANKS:
+            card["mystic_rank"] = _ARCHETYPE_MYSTIC_RANKS[name]
+        cards[name] = {**card, **_estimated(cost), **weapons.get(name, {})}
+    return cards
+
+
 # name -> fields ("archétype"; one copy per people). Stat lines from the
 # source; costs estimated, weapons archetype weapons.
-ARCHETYPES: dict[str, dict] = {
-    "Guerrier": {
-        **_stats(10, 4, 5, 7, 5, 7, None, 5, None, 4, None, None),
-        **_estimated(20),
+ARCHETYPES: dict[str, dict] = _archetypes(
+    {
+        "Guerrier": (_stats(10, 4, 5, 7, 5, 7, None, 5, None, 4, None, None), 20),
+        "Tireur": (_stats(10, 4, 3, 5, 3, 6, 4, 5, None, 4, None, None), 18),
+        "Magicien": (_stats(10, 4, 3, 5, 3, 6, None, 5, None, 4, 4, None), 25),
+        "Fidèle": (_stats(10, 4, 3, 5, 3, 6, None, 5, None, 4, None, 4), 25),
+        "Guerrier-tireur": (_stats(10, 4, 4, 6, 4, 6, 3, 5, None, 4, None, None), 20),
+        "Guerrier-mage": (_stats(10, 4, 4, 6, 4, 6, None, 5, None, 4, 3, None), 24),
+        "Moine-guerrier": (_stats(10, 4, 4, 6, 4, 6, None, 5, None, 4, None, 3), 24),
     },
-    "Tireur": {
-        **_stats(10, 4, 3, 5, 3, 6, 4, 5, None, 4, None, None),
-        **_estimated(18),
-        **CROSSBOW,
-    },
-    "Magicien": {
-        **_stats(10, 4, 3, 5, 3, 6, None, 5, None, 4, 4, None),
-        "mystic_rank": MysticRank.INITIE,
-        **_estimated(25),
-    },
-    "Fidèle": {
-        **_stats(10, 4, 3, 5, 3, 6, None, 5, None, 4, None, 4),
-        "mystic_rank": MysticRank.DEVOT,
-        **_estimated(25),
-    },
-    "Guerrier-tireur": {
-        **_stats(10, 4, 4, 6, 4, 6, 3, 5, None, 4, None, None),
-        **_estimated(20),
-        **LIGHT_CROSSBOW,
-    },
-    "Guerrier-mage": {
-        **_stats(10, 4, 4, 6, 4, 6, None, 5, None, 4, 3, None),
-        "mystic_rank": MysticRank.INITIE,
-        **_estimated(24),
-    },
-    "Moine-guerrier": {
-        **_stats(10, 4, 4, 6, 4, 6, None, 5, None, 4, None, 3),
-        "mystic_rank": MysticRank.DEVOT,
-        **_estimated(24),
-    },
-}
+    weapons={"Tireur": CROSSBOW, "Guerrier-tireur": LIGHT_CROSSBOW},
+)
 
 # The Wolfen d'Yllia's archetypes: wolfen-like lines after the Repenti wolfen
 # (large, MOU 15, FOR 7, fear 6, low discipline), estimated, labelled so.
 WOLFEN = "Wolfen d'Yllia"
 WOLFEN_ESTIMATE = "profil wolfen estimé"
 _WOLFEN_BODY = {"size": Size.LARGE}
-WOLFEN_ARCHETYPES: dict[str, dict] = {
-    "Guerrier": {
-        **_stats(15, 4, 5, 8, 4, 7, None, None, 6, 2, None, None),
-        **_WOLFEN_BODY,
-        **_estimated(35),
+WOLFEN_ARCHETYPES: dict[str, dict] = _archetypes(
+    {
+        "Guerrier": (_stats(15, 4, 5, 8, 4, 7, None, None, 6, 2, None, None), 35),
+        "Tireur": (_stats(15, 4, 3, 6, 3, 6, 4, None, 5, 2, None, None), 32),
+        "Magicien": (_stats(15, 4, 3, 6, 3, 6, None, None, 5, 3, 4, None), 38),
+        "Fidèle": (_stats(15, 4, 3, 6, 3, 6, None, None, 5, 3, None, 4), 38),
+        "Guerrier-tireur": (_stats(15, 4, 4, 7, 4, 6, 3, None, 6, 2, None, None), 34),
+        "Guerrier-mage": (_stats(15, 4, 4, 7, 4, 6, None, None, 6, 2, 3, None), 40),
+        "Moine-guerrier": (_stats(15, 4, 4, 7, 4, 6, None, None, 6, 2, None, 3), 40),
     },
-    "Tireur": {
-        **_stats(15, 4, 3, 6, 3, 6, 4, None, 5, 2, None, None),
-        **_WOLFEN_BODY,
-        **_estimated(32),
-        **WOLFEN_BOW,
-    },
-    "Magicien": {
-        **_stats(15, 4, 3, 6, 3, 6, None, None, 5, 3, 4, None),
-        **_WOLFEN_BODY,
-        "mystic_rank": MysticRank.INITIE,
-        **_estimated(38),
-    },
-    "Fidèle": {
-        **_stats(15, 4, 3, 6, 3, 6, None, None, 5, 3, None, 4),
-        **_WOLFEN_BODY,
-        "mystic_rank": MysticRank.DEVOT,
-        **_estimated(38),
-    },
-    "Guerrier-tireur": {
-        **_stats(15, 4, 4, 7, 4, 6, 3, None, 6, 2, None, None),
-        **_WOLFEN_BODY,
-        **_estimated(34),
-        **WOLFEN_JAVELIN,
-    },
-    "Guerrier-mage": {
-        **_stats(15, 4, 4, 7, 4, 6, None, None, 6, 2, 3, None),
-        **_WOLFEN_BODY,
-        "mystic_rank": MysticRank.INITIE,
-        **_estimated(40),
-    },
-    "Moine-guerrier": {
-        **_stats(15, 4, 4, 7, 4, 6, None, None, 6, 2, None, 3),
-        **_WOLFEN_BODY,
-        "mystic_rank": MysticRank.DEVOT,
-        **_estimated(40),
-    },
-}
+    weapons={"Tireur": WOLFEN_BOW, "Guerrier-tireur": WOLFEN_JAVELIN},
+    body=_WOLFEN_BODY,
+)
 
 
 def archetypes_of(people_name: str) -> dict[str, dict]:
