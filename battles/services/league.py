@@ -443,32 +443,51 @@ def _admin_reason(reason: str) -> str:
     return reason
 
 
-def admin_confirm(result: LeagueResult, admin, reason: str) -> LeagueResult:
+def _admin_settle(
+    result: LeagueResult,
+    admin,
+    reason: str,
+    status: str,
+    action: str,
+    already: str,
+) -> LeagueResult:
+    """An admin gives ``result`` the ``status``, recorded as ``action``.
+
+    ``already`` is the error shown when the result has that status already.
+    """
     reason = _admin_reason(reason)
     with transaction.atomic():
         locked = _locked_result(result.pk)
         _require_admin(locked.season.club, admin)
-        if locked.status == ResultStatus.CONFIRMED:
-            raise LeagueError(_("This result is already confirmed."))
-        locked.status = ResultStatus.CONFIRMED
+        if locked.status == status:
+            raise LeagueError(already)
+        locked.status = status
         locked.save(update_fields=["status", "updated"])
-        _entry(locked, admin, EntryAction.ADMIN_CONFIRMED, reason)
+        _entry(locked, admin, action, reason)
         _announce(locked)
     return locked
+
+
+def admin_confirm(result: LeagueResult, admin, reason: str) -> LeagueResult:
+    return _admin_settle(
+        result,
+        admin,
+        reason,
+        ResultStatus.CONFIRMED,
+        EntryAction.ADMIN_CONFIRMED,
+        _("This result is already confirmed."),
+    )
 
 
 def admin_void(result: LeagueResult, admin, reason: str) -> LeagueResult:
-    reason = _admin_reason(reason)
-    with transaction.atomic():
-        locked = _locked_result(result.pk)
-        _require_admin(locked.season.club, admin)
-        if locked.status == ResultStatus.VOID:
-            raise LeagueError(_("This result is already void."))
-        locked.status = ResultStatus.VOID
-        locked.save(update_fields=["status", "updated"])
-        _entry(locked, admin, EntryAction.VOIDED, reason)
-        _announce(locked)
-    return locked
+    return _admin_settle(
+        result,
+        admin,
+        reason,
+        ResultStatus.VOID,
+        EntryAction.VOIDED,
+        _("This result is already void."),
+    )
 
 
 def admin_correct(
