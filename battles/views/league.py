@@ -450,20 +450,33 @@ def season_results(request: HttpRequest, season_id: int) -> HttpResponse:
     return render(request, "battles/league/results.html", context)
 
 
+def _season_listing(
+    request, season_id: int, template: str, name: str, compute
+) -> HttpResponse:
+    """A member's page of one season's ``name``: ``compute(season)``."""
+    season, _member = _season_for_member(request, season_id)
+    context = {"season": season, name: compute(season)}
+    return render(request, template, context)
+
+
 @login_required
 @require_GET
 def season_peoples(request: HttpRequest, season_id: int) -> HttpResponse:
-    season, _member = _season_for_member(request, season_id)
-    context = {"season": season, "stats": services.people_statistics(season)}
-    return render(request, "battles/league/peoples.html", context)
+    return _season_listing(
+        request,
+        season_id,
+        "battles/league/peoples.html",
+        "stats",
+        services.people_statistics,
+    )
 
 
 @login_required
 @require_GET
 def season_schedule(request: HttpRequest, season_id: int) -> HttpResponse:
-    season, _member = _season_for_member(request, season_id)
-    context = {"season": season, "rounds": services.schedule(season)}
-    return render(request, "battles/league/schedule.html", context)
+    return _season_listing(
+        request, season_id, "battles/league/schedule.html", "rounds", services.schedule
+    )
 
 
 @login_required
