@@ -11,8 +11,7 @@ from django.test import Client
 
 from battles.models import GameSeat
 from battles.models.armies import Owner
-from battles.services import games as services
-from rules.game import who_decides
+from tests.battles.test_games import to_first_choice
 from tests.support.big_armies import big_game
 from tests.support.live import new_game
 
@@ -33,32 +32,6 @@ def tap(client, game, **data):
     game.refresh_from_db()
     data.setdefault("version", game.version)
     return client.post(f"/games/{game.public_id}/act", data, HTTP_HX_REQUEST="true")
-
-
-def to_first_choice(game, client=None):
-    """Sequences, Tactics fighters and the Tactics roll, through the services."""
-    for side in ("a", "b"):
-        game.refresh_from_db()
-        cards = game.state["sides"][side]["cards"]
-        services.perform_action(game, side, {"type": "set_sequence", "order": cards})
-    for side in ("a", "b"):
-        game.refresh_from_db()
-        fighter = next(
-            f
-            for f, data in game.state["fighters"].items()
-            if data["side"] == side
-            and game.state["cards"][data["card"]]["profile"]["DIS"]
-        )
-        services.perform_action(
-            game, side, {"type": "choose_tactics_fighter", "fighter": fighter}
-        )
-    game.refresh_from_db()
-    while game.state["step"] == "tactics":
-        pending = game.state["pending"]
-        command = {"type": "keep"} if pending.get("roll") else {"type": "roll"}
-        services.perform_action(game, who_decides(pending) or "a", command)
-        game.refresh_from_db()
-    return game
 
 
 def test_the_tactics_loser_waits_for_the_winner_to_choose():

@@ -26,19 +26,12 @@ from battles.validation import (
 )
 from rules.game import replay
 from rules.game.state import cards_in_play
+from tests.support.cast import phone_of
 
 pytestmark = pytest.mark.django_db
 
 HTMX = {"HTTP_HX_REQUEST": "true"}
 CONTROL = "\x00\x01\x07\x1b\x7f\x85"
-
-
-def _client(guest_key: str) -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    session = client.session
-    session["guest_key"] = guest_key
-    session.save()
-    return client
 
 
 @pytest.fixture
@@ -50,7 +43,7 @@ def table():
         owner=Owner(guest_key="hostile-a"), army_a=army_a, army_b=army_b
     )
     GameSeat.objects.create(game=game, role="b", guest_key="hostile-b")
-    return game, _client("hostile-a")
+    return game, phone_of("hostile-a", Client(HTTP_ACCEPT_LANGUAGE="en"))
 
 
 def _set_sequence(game, tap="tap-1", **extra):
@@ -157,7 +150,7 @@ def test_a_nul_byte_in_a_join_name_is_refused_next_to_the_name(table):
     game, _phone = table
     links = sharing.open_share_links(game, {})
     token = links[JoinLinkRole.SPECTATOR].token
-    watcher = _client("hostile-watcher")
+    watcher = phone_of("hostile-watcher", Client(HTTP_ACCEPT_LANGUAGE="en"))
     seats = GameSeat.objects.count()
     response = watcher.post(f"/join/{token}", {"player_name": "Eve\x00"})
     assert response.status_code == 200

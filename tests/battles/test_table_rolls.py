@@ -12,6 +12,7 @@ from django.test import Client
 from battles.models import Army, Game, GameEvent, GameSeat
 from battles.models.armies import Owner
 from battles.services import games as services
+from tests.support.cast import phone_of
 
 pytestmark = pytest.mark.django_db
 
@@ -38,22 +39,14 @@ def wolfen_against_griffons():
     return _demo_game("-name")
 
 
-def _phone(key: str) -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    session = client.session
-    session["guest_key"] = key
-    session.save()
-    return client
-
-
 @pytest.fixture
 def phone_a():
-    return _phone("owner-key")
+    return phone_of("owner-key", Client(HTTP_ACCEPT_LANGUAGE="en"))
 
 
 @pytest.fixture
 def phone_b():
-    return _phone("opponent-key")
+    return phone_of("opponent-key", Client(HTTP_ACCEPT_LANGUAGE="en"))
 
 
 def act(client, game, **data):

@@ -178,6 +178,38 @@ def second_phone(browser, page_problems, live_server) -> Iterator:
     context.close()
 
 
+@pytest.fixture(scope="module")
+def site(request, tmp_path_factory) -> Iterator[dict]:
+    """A real uvicorn process on its own SQLite file with the demo loaded, for
+    the tests of one module: ``{"base": its URL, "env": its environment}``."""
+    from tests.support.servers import manage, server_env, uvicorn
+
+    name = request.module.__name__.rsplit(".", 1)[-1]
+    database = tmp_path_factory.mktemp(name) / "site.sqlite3"
+    env = server_env(DATABASE_URL=f"sqlite:///{database}", LIVE_BUS="memory")
+    manage("migrate", "--noinput", env=env)
+    manage("load_demo", env=env)
+    with uvicorn(env) as base:
+        yield {"base": base, "env": env}
+
+
+@pytest.fixture
+def phones(request, browser) -> Iterator[dict]:
+    """English phones, one browser context each, named by the module's
+    ``PHONES`` (sides "a" and "b" if it has none), plus their shared
+    ``"problems"``."""
+    problems = PageProblems()
+    names = getattr(request.module, "PHONES", ("a", "b"))
+    opened = {who: open_phone(browser, problems, locale="en-GB") for who in names}
+    yield {who: page for who, (_context, page) in opened.items()} | {
+        "problems": problems
+    }
+    for _context, page in opened.values():
+        page.goto("about:blank")  # hang up the streams before closing
+    for context, _page in opened.values():
+        context.close()
+
+
 def serious_accessibility_violations(page) -> list[str]:
     """axe-core on the page as it is now; serious and critical violations only."""
     from axe_playwright_python.sync_playwright import Axe

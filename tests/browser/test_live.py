@@ -12,45 +12,19 @@ three times, far later than these checks).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 
 from tests.browser.conftest import (
     PageProblems,
-    open_phone,
     serious_accessibility_violations,
 )
-from tests.support.servers import manage, server_env, shell_json, uvicorn
+from tests.support.servers import shell_json
 
 pytestmark = pytest.mark.browser
 
 LIVE_MS = 3000
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Iterator[dict]:
-    database = tmp_path_factory.mktemp("live") / "site.sqlite3"
-    env = server_env(DATABASE_URL=f"sqlite:///{database}", LIVE_BUS="memory")
-    manage("migrate", "--noinput", env=env)
-    manage("load_demo", env=env)
-    with uvicorn(env) as base:
-        yield {"base": base, "env": env}
-
-
-@pytest.fixture
-def phones(browser) -> Iterator[dict]:
-    problems = PageProblems()
-    opened = {}
-    for who in ("a", "b", "spectator"):
-        opened[who] = open_phone(browser, problems, locale="en-GB")
-    yield {who: page for who, (_context, page) in opened.items()} | {
-        "problems": problems
-    }
-    for page in opened.values():
-        page[1].goto("about:blank")  # hang up the streams before closing
-    for context, _page in opened.values():
-        context.close()
+PHONES = ("a", "b", "spectator")
 
 
 def _sign_in_as_side_a(page, site, session: str) -> None:

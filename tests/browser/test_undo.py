@@ -7,44 +7,17 @@ After an undo, the same roll gives the same faces again."
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from tests.browser.conftest import (
-    PageProblems,
-    open_phone,
     serious_accessibility_violations,
 )
-from tests.support.servers import manage, server_env, shell_json, uvicorn
+from tests.support.servers import shell_json
 from tests.support.shots import shot
 
 pytestmark = pytest.mark.browser
 
 LIVE_MS = 5000
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Iterator[dict]:
-    database = tmp_path_factory.mktemp("undo") / "site.sqlite3"
-    env = server_env(DATABASE_URL=f"sqlite:///{database}", LIVE_BUS="memory")
-    manage("migrate", "--noinput", env=env)
-    manage("load_demo", env=env)
-    with uvicorn(env) as base:
-        yield {"base": base, "env": env}
-
-
-@pytest.fixture
-def phones(browser) -> Iterator[dict]:
-    problems = PageProblems()
-    opened = {who: open_phone(browser, problems, locale="en-GB") for who in "ab"}
-    yield {who: page for who, (_context, page) in opened.items()} | {
-        "problems": problems
-    }
-    for _context, page in opened.values():
-        page.goto("about:blank")
-    for context, _page in opened.values():
-        context.close()
 
 
 def shell(code: str, site) -> dict:
