@@ -48,6 +48,7 @@ from battles.models.league import (
     new_public_key,
 )
 from battles.services.fighter_rows import army_points_destroyed
+from battles.validation import FieldError
 from rules.league import GameResult, rating_changes, ratings, round_robin, standings
 
 User = get_user_model()
@@ -57,15 +58,12 @@ PASSWORD_RESET_HOURS = 24
 PROVISIONAL_BELOW = 5
 
 
-class LeagueError(Exception):
-    """A league action refused; the message is for the person, ``field`` its place."""
-
-    status = 400
+class LeagueError(FieldError):
+    """A league action refused; the message is for the person, ``field`` its place
+    (the project's one field error, ``battles.validation.FieldError``)."""
 
     def __init__(self, message: str, *, field: str | None = None):
-        super().__init__(message)
-        self.message = message
-        self.field = field
+        super().__init__(message, field or "")
 
 
 # --- clubs and members ---------------------------------------------------------

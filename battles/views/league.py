@@ -67,6 +67,7 @@ from battles.models.league import (
 from battles.presenters.league import rating_curve_points
 from battles.services import league as services
 from battles.services.league import LeagueError
+from battles.validation import add_field_error
 from battles.views.access import get_game_for_viewer
 
 User = get_user_model()
@@ -133,7 +134,7 @@ def club_list(request: HttpRequest) -> HttpResponse:
                 form.cleaned_data["description"],
             )
         except LeagueError as error:
-            form.add_error(error.field, error.message)
+            add_field_error(form, error)
         else:
             messages.success(request, _("Club created: you are its admin."))
             return redirect("club", club_id=club.pk)
@@ -262,6 +263,12 @@ def _no_referrer(response: HttpResponse) -> HttpResponse:
     return response
 
 
+def _link_refused(request, template: str, error: LeagueError) -> HttpResponse:
+    """A used, expired or withdrawn link: the page says why (410), no referrer."""
+    response = render(request, template, {"refusal": error.message}, status=410)
+    return _no_referrer(response)
+
+
 @require_http_methods(["GET", "POST"])
 @never_cache
 def club_join(request: HttpRequest, token: str) -> HttpResponse:
@@ -269,23 +276,14 @@ def club_join(request: HttpRequest, token: str) -> HttpResponse:
     try:
         invitation = services.invitation_for(token)
     except LeagueError as error:
-        response = render(
-            request, "battles/league/join.html", {"refusal": error.message}, status=410
-        )
-        return _no_referrer(response)
+        return _link_refused(request, "battles/league/join.html", error)
     if request.method == "POST":
         if not request.user.is_authenticated:
             raise PermissionDenied("Sign in first.")
         try:
             services.accept_invitation(token, request.user)
         except LeagueError as error:
-            response = render(
-                request,
-                "battles/league/join.html",
-                {"refusal": error.message},
-                status=410,
-            )
-            return _no_referrer(response)
+            return _link_refused(request, "battles/league/join.html", error)
         messages.success(request, _("Welcome to the club."))
         return _no_referrer(redirect("club", club_id=invitation.club_id))
     context = {"invitation": invitation, "next": request.path}
@@ -299,10 +297,7 @@ def password_reset_link(request: HttpRequest, token: str) -> HttpResponse:
     try:
         link = services.password_reset_for(token)
     except LeagueError as error:
-        response = render(
-            request, "battles/league/reset.html", {"refusal": error.message}, status=410
-        )
-        return _no_referrer(response)
+        return _link_refused(request, "battles/league/reset.html", error)
     form = NewPasswordForm(link.user, request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -333,7 +328,7 @@ def season_new(request: HttpRequest, club_id: int) -> HttpResponse:
         try:
             season = services.create_season(club, request.user, **form.season_fields())
         except LeagueError as error:
-            form.add_error(error.field, error.message)
+            add_field_error(form, error)
         else:
             return redirect("season", season_id=season.pk)
     return render(
@@ -637,7 +632,7 @@ def result_report(request: HttpRequest, season_id: int) -> HttpResponse:
                 army_against=data["army_against"],
             )
         except LeagueError as error:
-            form.add_error(error.field, error.message)
+            add_field_error(form, error)
         else:
             messages.success(
                 request, _("Result reported: it counts once your opponent confirms it.")
@@ -745,9 +740,7 @@ def result_admin(request: HttpRequest, result_id: int, action: str) -> HttpRespo
                     people_b=data["people_b"],
                 )
         except LeagueError as error:
-            form.add_error(
-                error.field if error.field in form.fields else None, error.message
-            )
+            add_field_error(form, error)
         else:
             messages.success(request, _("Done; the history keeps who did it and why."))
             return _after_result_action(request, result)
@@ -894,10 +887,7 @@ def game_outcome(request: HttpRequest, public_id: str) -> HttpResponse:
                 if viewer.holds_both_sides:  # one phone: both players are here
                     services.confirm_game_outcome(game, "b")
             except LeagueError as error_:
-                form.add_error(
-                    error_.field if error_.field in form.fields else None,
-                    error_.message,
-                )
+                add_field_error(form, error_)
             else:
                 form = None
     context = _outcome_context(request, game, viewer, form)
