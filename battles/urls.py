@@ -59,6 +59,11 @@ urlpatterns += [
     path("games/<public_id:public_id>/", games.game_page, name="game"),
     path("games/<public_id:public_id>/board", games.game_board, name="game_board"),
     path("games/<public_id:public_id>/act", games.game_act, name="game_act"),
+    path(
+        "games/<public_id:public_id>/tools/<slug:tool>",
+        games.game_tool,
+        name="game_tool",
+    ),
     path("games/<public_id:public_id>/undo", games.game_undo, name="game_undo"),
     path(
         "games/<public_id:public_id>/undo/answer",

@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q, Value
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -227,10 +227,26 @@ def create_game(
 # --- playing -----------------------------------------------------------------------
 
 
-def _locked_game(game_id: int) -> Game:
-    # PostgreSQL: a row lock, so two phones' actions queue up (DESIGN).
-    # SQLite ignores it; its IMMEDIATE transactions already serialise writers.
-    return Game.objects.select_for_update(no_key=True).get(pk=game_id)
+def _locked_game(game: Game, key: str) -> tuple[Game, bool]:
+    """Lock the game's row: the game as it stands, and whether a tap with
+    ``key`` was recorded already.
+
+    PostgreSQL: a row lock, so two phones' actions queue up (DESIGN). SQLite
+    ignores it; its IMMEDIATE transactions already serialise writers. The
+    lock reads the version alone (and whether ``key`` was seen): when the
+    game is still the one the view loaded, that object is used as it is,
+    with its decoded state and its seats, instead of being read again.
+    """
+    seen = GameEvent.objects.filter(game=OuterRef("pk"), idempotency_key=key)
+    row = (
+        Game.objects.select_for_update(no_key=True)
+        .filter(pk=game.pk)
+        .values("version", "updated", key_seen=Exists(seen) if key else Value(False))
+        .get()
+    )
+    if (row["version"], row["updated"]) != (game.version, game.updated):
+        game = Game.objects.get(pk=game.pk)  # moved on: read it again (locked)
+    return game, bool(row["key_seen"])
 
 
 def _command_hash(command: Mapping[str, Any], faces: Sequence[int] | None) -> str:
@@ -296,11 +312,7 @@ def _append(
                 state_before=game.state if first else None,
             )
         )
-    try:
-        with transaction.atomic():  # a savepoint: the unique keys are the backstop
-            GameEvent.objects.bulk_create(rows)
-    except IntegrityError:
-        raise StaleAction(_("The game moved on: reload and try again.")) from None
+    _insert(rows)
     if action % UNDO_SNAPSHOTS == 0:
         game.events.filter(
             seq__lt=action - UNDO_SNAPSHOTS, state_before__isnull=False
@@ -333,8 +345,8 @@ def _open_action(
 ) -> tuple[Game, ActionResult | None]:
     """Lock the game, then: a tap seen before (its earlier answer), or a stale
     one (``StaleAction``), or the locked game to act on (DESIGN: the flow)."""
-    locked = _locked_game(game.pk)
-    repeat = _repeat_of(locked, key, command_hash)
+    locked, key_seen = _locked_game(game, key)
+    repeat = _repeat_of(locked, key, command_hash) if key_seen else None
     if repeat is None and expected_version not in (None, locked.version):
         raise StaleAction(_("The game moved on: here is where it stands now."))
     return locked, repeat
@@ -445,22 +457,30 @@ def pending_undo_request(
 def _append_meta(
     game: Game, kind: str, side: str, payload: dict[str, Any], key: str, h: str
 ) -> GameEvent:
+    """Append one event about the log itself (an undo, its request or answer)."""
     action = game.version + 1
+    row = GameEvent(
+        game=game,
+        seq=action,
+        action=action,
+        kind=kind,
+        side=side,
+        payload=payload,
+        idempotency_key=key,
+        command_hash=h,
+    )
+    _insert([row])
+    return row
+
+
+def _insert(rows: list[GameEvent]) -> None:
+    """Insert an action's events. The game's row is locked, so the unique
+    keys (event number, tap key) are only a backstop: if one is hit, the
+    whole action's transaction rolls back (no savepoint needed)."""
     try:
-        with transaction.atomic():
-            row = GameEvent.objects.create(
-                game=game,
-                seq=action,
-                action=action,
-                kind=kind,
-                side=side,
-                payload=payload,
-                idempotency_key=key,
-                command_hash=h,
-            )
+        GameEvent.objects.bulk_create(rows)
     except IntegrityError:
         raise StaleAction(_("The game moved on: reload and try again.")) from None
-    return row
 
 
 def _undo(
@@ -584,28 +604,29 @@ def rules_events(game: Game) -> list[dict[str, Any]]:
     return [event.as_rules_event() for event in game.events.order_by("seq")]
 
 
-def latest_events(
-    game: Game, count: int, after: int | None = None
-) -> list[dict[str, Any]]:
-    """The last ``count`` events of the log, oldest first (for the board);
-    with ``after``, only those past that version (a tap's answer)."""
-    events = game.events.all() if after is None else game.events.filter(seq__gt=after)
-    rows = events.order_by("-seq").values("seq", "action", "kind", "side", "payload")[
-        :count
-    ]
+def latest_events(game: Game, count: int) -> list[dict[str, Any]]:
+    """The last ``count`` events of the log, oldest first (for the board), each
+    with its ``disputed`` mark."""
+    rows = game.events.order_by("-seq").values(
+        "seq", "action", "kind", "side", "payload", "disputed"
+    )[:count]
     return [{**row, "side": row["side"] or None} for row in reversed(rows)]
 
 
 UNDO_WINDOW = 40  # the latest events an undo looks back through on the board
 
 
-def may_undo(game: Game, side: str | None) -> bool:
+def may_undo(
+    game: Game, side: str | None, latest: Sequence[Mapping[str, Any]] | None = None
+) -> bool:
     """Whether ``side`` has an action of its own to take back now: the rules'
-    ``undo_target`` (a phone never undoes the adversary's move)."""
+    ``undo_target`` (a phone never undoes the adversary's move). ``latest``:
+    the log's last ``UNDO_WINDOW`` events when the caller has them already."""
     if side is None or game.finished:
         return False
     try:
-        undo_target(latest_events(game, UNDO_WINDOW), side)
+        latest = latest_events(game, UNDO_WINDOW) if latest is None else latest
+        undo_target(latest, side)
     except IllegalAction:
         return False
     return True

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.formats import localize
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
@@ -13,9 +14,30 @@ register = template.Library()
 def characteristics(values: list[tuple[str, object, object]]) -> SafeString:
     """ "MOU 10 · INI 4 · ATT <strong>3</strong>": current values, changed ones bold."""
     parts = [
-        format_html("{} <strong>{}</strong>", code, current)
+        format_html("{} <strong>{}</strong>", code, localize(current))
         if base != current
-        else format_html("{} {}", code, current)
+        else format_html("{} {}", code, localize(current))
         for code, base, current in values
     ]
     return format_html_join(" · ", "{}", ((part,) for part in parts))
+
+
+@register.simple_tag(takes_context=True)
+def tap_fields(context, command_type: str = "", side: str | None = None) -> SafeString:
+    """The hidden fields every tap sends: the CSRF token, the command's type,
+    the side, the version the phone shows and a fresh tap key (DESIGN "Double
+    taps"). A tag rather than an included template: a panel holds several."""
+    tap = context.get("tap")
+    return format_html(
+        '<input type="hidden" name="csrfmiddlewaretoken" value="{}">{}'
+        '<input type="hidden" name="side" value="{}">'
+        '<input type="hidden" name="version" value="{}">'
+        '<input type="hidden" name="tap" value="{}">',
+        context.get("csrf_token", ""),
+        format_html('<input type="hidden" name="type" value="{}">', command_type)
+        if command_type
+        else "",
+        context.get("side", "") if side is None else side,
+        context["game"].version,
+        tap() if callable(tap) else tap or "",
+    )

@@ -130,6 +130,18 @@ def game_board(request: HttpRequest, public_id: str) -> HttpResponse:
     return response
 
 
+@require_GET
+def game_tool(request: HttpRequest, public_id: str, tool: str) -> HttpResponse:
+    """The form of a tool at the table (a test, a scatter, a lasting effect),
+    fetched when the player opens it: built for the game as it is now."""
+    game, viewer = get_game_for_viewer(request, public_id)
+    context = board_context(request, game, viewer, open_tool=tool)
+    template = context["tool_body"] or "battles/games/panels/tool_gone.html"
+    response = render(request, template, context)
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 @require_POST
 def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
     game, viewer = get_game_for_viewer(request, public_id)
@@ -148,6 +160,9 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
         request.session[holding_key] = tap.side
         request.session.save()
         request.session.modified = False
+    # What the phone showed: the service acts on this very object when the
+    # game has not moved, so it is read before.
+    shown_version, shown_state = game.version, game.state
     try:
         result = services.perform_action(
             game,
@@ -163,11 +178,11 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
         return _refuse(request, services.reloaded(game), viewer, error)
     if tap.command["type"] == "set_sequence":
         request.session.pop(DRAFT_KEY.format(pk=game.pk, side=tap.side), None)
-    if request.htmx and tap.version == game.version and not result.repeated:
+    if request.htmx and tap.version == shown_version and not result.repeated:
         # The phone showed the game as it was before this tap: answer with
         # what changed only.
         return _render_answer(
-            request, result.game, viewer, since=tap.version, before=game.state
+            request, result.game, viewer, since=tap.version, before=shown_state
         )
     return _answer(request, result.game, viewer)
 
@@ -192,6 +207,8 @@ def _answer(
     request, game, viewer, error: str = "", field: str = "", *, status: int = 200
 ) -> HttpResponse:
     fresh = request.POST.get("version", "") == str(game.version)
+    # The refused tap's type: a tool at the table opens with its message.
+    refused = request.POST.get("type", "") if error else ""
     if request.htmx and error and fresh:
         # A refusal changes nothing: the panel and status line, the message
         # next to the control that was tapped.
@@ -201,13 +218,20 @@ def _answer(
             viewer,
             error=error,
             error_field=field,
+            refused=refused,
             since=game.version,
             before=game.state,
             status=status,
         )
     if request.htmx:
         return _render_board(
-            request, game, viewer, error=error, error_field=field, status=status
+            request,
+            game,
+            viewer,
+            error=error,
+            error_field=field,
+            refused=refused,
+            status=status,
         )
     if error:
         messages.error(request, error)

@@ -402,7 +402,7 @@ def legal_characteristic_test(state: State, side: str) -> list[dict[str, Any]]:
         codes = [
             code
             for code in st.CHARACTERISTICS
-            if st.value_of(state, fighter_id, code) is not None
+            if st.base_value(state, fighter_id, code) is not None
         ]
         if codes:
             entries.append(

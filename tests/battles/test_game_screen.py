@@ -11,6 +11,7 @@ from django.test import Client
 
 from battles.models import GameSeat
 from battles.models.armies import Owner
+from rules.game import state as st
 from tests.battles.test_games import to_first_choice
 from tests.support.big_armies import big_game
 from tests.support.live import new_game
@@ -85,6 +86,29 @@ def test_an_answer_carries_what_changed_only_as_out_of_band_swaps():
     assert 'hx-swap-oob="afterbegin:#log-lines"' in html
     assert 'id="game-fighters"' not in html  # no fighter changed: none sent
     assert "set its activation sequence" in html
+
+
+def _flee_form(html: str, side: str) -> str:
+    return html.split(f'<details id="flee-{side}"', 1)[1].split("</details>", 1)[0]
+
+
+def test_every_answer_renews_the_flee_form_with_the_legal_choices_and_version():
+    game = new_game(OWNER)
+    client = phone()
+    cards = game.state["sides"]["a"]["cards"]
+    answer = tap(client, game, type="set_sequence", side="a", order=cards)
+    game.refresh_from_db()
+    form = _flee_form(answer.content.decode(), "a")
+    assert 'hx-swap-oob="true"' in form
+    assert f'name="version" value="{game.version}"' in form
+    fighter = st.fighters_of(game.state, "a")[0]
+    assert f'value="{fighter}"' in form
+    # Marked routed from that very form: it is no longer offered (IX-E).
+    routed = tap(client, game, type="set_routed", side="a", fighter=fighter, routed="1")
+    assert routed.status_code == 200
+    assert f'value="{fighter}"' not in _flee_form(routed.content.decode(), "a")
+    game.refresh_from_db()
+    assert game.state["fighters"][fighter]["routed"] is True
 
 
 def test_a_refusal_is_the_panel_and_its_message_and_changes_nothing():

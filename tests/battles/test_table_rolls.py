@@ -161,6 +161,54 @@ def test_bad_input_gets_a_clear_message_and_logs_nothing(
     assert events(game) == before
 
 
+def tool(client, game, name: str) -> str:
+    return client.get(f"/games/{game.public_id}/tools/{name}").content.decode()
+
+
+def test_the_tools_are_titles_on_the_board_and_their_forms_come_when_opened(
+    game, phone_a
+):
+    page = board(phone_a, game)
+    for name in ("test", "scatter", "effect"):
+        assert f'id="table-{name}"' in page
+        assert f"/games/{game.public_id}/tools/{name}" in page
+    assert 'id="test-fighter"' not in page  # no form until opened
+    game.refresh_from_db()
+    form = tool(phone_a, game, "test")
+    assert 'id="test-fighter"' in form
+    assert f'name="version" value="{game.version}"' in form
+    assert fighter_with(game, "a", "COU") in form
+    assert fighter_with(game, "b", "DIS") not in form.split("test-opponent")[0]
+    assert 'id="effect-name"' in tool(phone_a, game, "effect")
+    assert "Roll the scatter" in tool(phone_a, game, "scatter")
+
+
+def test_a_tool_the_rules_do_not_offer_now_is_refused_in_words(game, phone_a):
+    spectator = phone_of("watcher-key", Client(HTTP_ACCEPT_LANGUAGE="en"))
+    GameSeat.objects.create(game=game, role="spectator", guest_key="watcher-key")
+    for client, name in ((spectator, "test"), (phone_a, "nonsense")):
+        answer = tool(client, game, name)
+        assert "Not now" in answer and "<form" not in answer
+    assert "table-test" not in board(spectator, game)
+
+
+def test_a_refused_test_opens_its_tool_with_the_message_beside_the_form(game, phone_a):
+    fighter = fighter_with(game, "a", "COU", without="POU")
+    answer = act(
+        phone_a,
+        game,
+        type="characteristic_test",
+        fighter=fighter,
+        characteristic="COU",
+        difficulty="99",
+    ).content.decode()
+    opened = answer.split('id="table-test"', 1)[1].split("</details>", 1)[0]
+    assert opened.startswith(" open>")
+    assert 'class="field-error"' in opened and 'id="test-fighter"' in opened
+    feedback = answer.split('id="tap-feedback"', 1)[1].split("</div>", 1)[0]
+    assert "message-error" not in feedback  # said once, beside the form
+
+
 def test_a_side_cannot_test_the_other_sides_fighter(game, phone_a, phone_b):
     theirs = fighter_with(game, "b", "DIS")
     before = events(game)

@@ -126,9 +126,8 @@ def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
 
     assert problems.items == [], "\n".join(problems.items)
     # A lasting effect recorded on A's phone is listed on B's (II-C-3).
-    effects = phone_a.locator(".table-effects")
-    effects.locator("> summary").click()
-    effects.get_by_text("Record a lasting effect").click()
+    effects = phone_a.locator("#table-effect")
+    effects.locator("> summary").click()  # its form comes when opened
     phone_a.fill("#effect-name", "Voile de brume")
     phone_a.select_option("#effect-kind", "spell")
     phone_a.select_option("#effect-duration", "turns")

@@ -32,6 +32,7 @@ from battles.presenters.game.common import (
     Panel,
     changed_fighters,
     fighters_by_side,
+    flee_choices,
     new_tap_key,
     percent,
     waiting_on,
@@ -55,9 +56,14 @@ PENDING_PANELS: dict[str, Callable[[Mapping[str, Any], str, Offers], Panel]] = {
 
 
 def build_panel(
-    state: Mapping[str, Any], side: str | None, *, draft: Sequence[str] | None = None
+    state: Mapping[str, Any],
+    side: str | None,
+    *,
+    draft: Sequence[str] | None = None,
+    offers: Offers | None = None,
 ) -> Panel:
-    """What ``side`` (None for a spectator) sees in the action panel now."""
+    """What ``side`` (None for a spectator) sees in the action panel now
+    (``offers``: what ``legal_actions`` lists for ``side``, if known)."""
     phase = state["phase"]
     pending = state.get("pending")
     if phase == "finished":
@@ -72,7 +78,7 @@ def build_panel(
                 % {"side": side_word(floor)},
             )
         return Panel("watch", title=_("You are watching this game."))
-    offers = Offers(state, side)
+    offers = offers or Offers(state, side)
     if pending:
         if pending.get("purpose") == "characteristic":  # a test at the table
             panel = table_rolls.pending_panel(state, pending)
@@ -138,6 +144,8 @@ def build_board(
     since: int | None = None,
     before: Mapping[str, Any] | None = None,
     undo_confirm: str = "",
+    open_tool: str = "",
+    refused: str = "",
 ) -> dict[str, Any]:
     """The board of ``game`` as ``viewer`` may see it, as a template context.
 
@@ -146,12 +154,15 @@ def build_board(
     and ``before`` (the version and snapshot this phone showed) make a small
     answer: only the fighters that changed and the log lines after ``since``.
     ``undo_confirm``: on one phone, the question before undoing a roll.
+    ``open_tool``: the tool at the table the player opened (its form);
+    ``refused``: the type of a refused tap (its tool opens with the message).
     """
     from battles.services import games as services
     from battles.services.agreement import pending_confirmation
 
     state = game.state
-    panel = build_panel(state, side, draft=draft)
+    offers = Offers(state, side)
+    panel = build_panel(state, side, draft=draft, offers=offers)
     handover = None
     if (
         viewer.holds_both_sides
@@ -165,22 +176,33 @@ def build_board(
     private_to = viewer.sides
     if viewer.holds_both_sides:
         private_to = [] if handover or side is None else [side]
-    events = services.latest_events(game, RECENT_EVENTS, after=since)
-    disputed = game.events.filter(disputed=True).values_list("seq", flat=True)
-    lines = log_lines(events, viewer.sides, disputed=disputed, state=state)
+    # One read of the log's tail serves the log lines, the undo button and
+    # the undo request; a tap's answer words only the events it added.
+    window = max(RECENT_EVENTS, services.UNDO_WINDOW)
+    if since is not None:
+        window = max(window, game.version - since)
+    events = services.latest_events(game, window)
+    shown = events if since is None else [e for e in events if e["seq"] > since]
+    disputed = [e["seq"] for e in shown if e["disputed"]]
+    lines = log_lines(shown, viewer.sides, disputed=disputed, state=state)
     last_action = events[-1]["action"] if events and events[-1]["seq"] > 1 else None
     latest = [line for line in lines if last_action and line.seq >= last_action]
     only = changed_fighters(before, state) if before is not None else None
     # Tests at the table, scatters and lasting effects: what legal_actions
-    # lists for this side at any time (none behind a hand-over screen).
-    table_side = None
-    if side and not handover:
-        offers = Offers(state, side)
-        if offers.allows("characteristic_test") or offers.allows("record_effect"):
-            table_side = side
+    # lists for this side at any time (none behind a hand-over screen). A
+    # tool's form is built when it is opened, or refused a tap.
+    tools = [] if handover else table_rolls.table_tools(offers, side)
+    open_tool = open_tool or table_rolls.TOOL_OF_COMMAND.get(refused, "")
+    opened = next((tool for tool in tools if tool["name"] == open_tool), None)
+    # "A fighter flees", for each side this phone holds (sent with every
+    # answer: its choices and its version follow the game).
+    flee = {
+        s: flee_choices(state, offers if s == side else Offers(state, s))
+        for s in viewer.sides
+    }
     new_lines = None
     if since is not None:
-        new_lines = list(reversed([line for line in lines if line.seq > since]))
+        new_lines = list(reversed(lines))
     return {
         "game": game,
         "state": state,
@@ -193,19 +215,23 @@ def build_board(
         "piles": activation.pile_counts(state, private_to),
         "fighters": fighters_by_side(state, only),
         "changed": only,
+        "flee": flee,
         "log": [] if since is not None else list(reversed(lines[-LOG_ON_BOARD:])),
         "new_lines": new_lines,
         "latest": latest,
         "tap": new_tap_key,
         "error": error,
         "error_field": error_field,
-        "can_undo": viewer.is_player and services.may_undo(game, side),
+        "can_undo": viewer.is_player and services.may_undo(game, side, events),
         "summary": services.game_summary(game) if game.finished else None,
         "to_confirm": _results_to_confirm(game, viewer, pending_confirmation),
         "can_share": "a" in viewer.roles and game.mode != "one_phone",
-        "test_form": table_rolls.test_form(state, side) if table_side else None,
-        "effects": table_rolls.effects_view(state, table_side),
-        "undo_request": services.pending_undo_request(game, latest=events or None),
+        "table_tools": tools,
+        "open_tool": opened["name"] if opened else "",
+        "tool_body": opened["body"] if opened else None,
+        "tool_form": opened and table_rolls.tool_form(state, side, opened["name"]),
+        "effects": table_rolls.effects_view(state, offers),
+        "undo_request": services.pending_undo_request(game, latest=events),
         "undo_confirm": undo_confirm,
     }
 

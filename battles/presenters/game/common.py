@@ -123,6 +123,19 @@ def changed_fighters(before: Mapping[str, Any], after: Mapping[str, Any]) -> set
     return changed
 
 
+def flee_choices(state: Mapping[str, Any], offers) -> list[dict]:
+    """The fighters ``offers``' side may mark as routed by fear (IX-E), as
+    ``legal_actions`` lists them."""
+    return options(
+        state,
+        [
+            entry["fighter"]
+            for entry in offers.of("set_routed")
+            if True in entry["choices"]["routed"]
+        ],
+    )
+
+
 def options(state: Mapping[str, Any], fighter_ids: Sequence[str]) -> list[dict]:
     return [{"id": f, "label": state["fighters"][f]["label"]} for f in fighter_ids]
 

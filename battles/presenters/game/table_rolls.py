@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from django.utils.formats import localize
 from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
@@ -152,23 +153,45 @@ def pending_panel(state: Mapping[str, Any], pending: Mapping[str, Any]):
     )
 
 
-def _characteristics(state: Mapping[str, Any], fighter_id: str) -> list[dict]:
-    found = []
-    for code in st.CHARACTERISTICS:
-        value = st.value_of(state, fighter_id, code)
-        if value is not None:
-            found.append({"code": code, "value": value})
-    return found
+def _characteristics(state: Mapping[str, Any], fighter_id: str) -> str:
+    """ "COU 5 · ATT 4 …": a fighter's current values, in one line."""
+    values = ((c, st.value_of(state, fighter_id, c)) for c in st.CHARACTERISTICS)
+    return " · ".join(
+        f"{code} {localize(value)}" for code, value in values if value is not None
+    )
 
 
-def test_form(state: Mapping[str, Any], side: str | None) -> dict | None:
-    """What the "roll a test" form offers this phone, or None when it cannot.
+# The tools at the table, in the order the panel shows them: the command
+# ``legal_actions`` must list for each, its title and section, and the
+# template of its form (fetched when the player opens it: tools/<name>).
+TOOLS = {
+    "test": ("characteristic_test", _("Roll a test"), "II-A"),
+    "scatter": ("scatter", _("Scatter"), "II-C-5"),
+    "effect": ("record_effect", _("Record a lasting effect"), "II-C-3"),
+}
+TOOL_OF_COMMAND = {command: name for name, (command, *_rest) in TOOLS.items()}
 
-    A side tests its own living fighters (II-A); an opposed test picks any
-    living adversary (II-A-3); several dice up to ``MAX_DICE`` (II-A-2).
-    """
-    if side is None or state["phase"] == "finished" or state.get("pending"):
-        return None
+
+def table_tools(offers, side: str | None) -> list[dict[str, Any]]:
+    """The tools ``side`` may use now (``offers``: its legal actions)."""
+    if side is None:
+        return []
+    return [
+        {
+            "name": name,
+            "title": title,
+            "section": section,
+            "body": f"battles/games/panels/tools/{name}.html",
+        }
+        for name, (command, title, section) in TOOLS.items()
+        if offers.allows(command)
+    ]
+
+
+def test_form(state: Mapping[str, Any], side: str) -> dict:
+    """What the "roll a test" form offers: a side tests its own living
+    fighters (II-A); an opposed test picks any living adversary (II-A-3);
+    several dice up to ``MAX_DICE`` (II-A-2)."""
     mine = [
         {
             "id": f,
@@ -182,7 +205,6 @@ def test_form(state: Mapping[str, Any], side: str | None) -> dict | None:
         for f in st.fighters_of(state, st.other(side))
     ]
     return {
-        "side": side,
         "fighters": mine,
         "opponents": theirs,
         "codes": st.CHARACTERISTICS,
@@ -191,9 +213,40 @@ def test_form(state: Mapping[str, Any], side: str | None) -> dict | None:
     }
 
 
-def effects_view(state: Mapping[str, Any], side: str | None) -> dict:
-    """The lasting effects in play and, for a player, the form to record one."""
+def effect_form(state: Mapping[str, Any], side: str) -> dict:
+    """What the "record a lasting effect" form offers (II-C-3)."""
     labels = fighter_labels(state)
+    return {
+        "fighters": [
+            {"id": f, "label": labels[f], "side": state["fighters"][f]["side"]}
+            for s in st.SIDES
+            for f in st.fighters_of(state, s)
+        ],
+        "casters": [
+            {"id": f, "label": labels[f]}
+            for f in st.fighters_of(state, side)
+            if state["fighters"][f].get("mana") is not None
+            or state["fighters"][f].get("faith") is not None
+        ],
+        "kinds": [(k, str(KIND_WORDS[k])) for k in EFFECT_KINDS],
+        "durations": [(d, str(DURATION_WORDS[d])) for d in DURATIONS],
+    }
+
+
+TOOL_FORMS = {"test": test_form, "effect": effect_form}
+
+
+def tool_form(state: Mapping[str, Any], side: str | None, tool: str) -> dict | None:
+    """The data of ``tool``'s form, for the tool the player opened."""
+    build = TOOL_FORMS.get(tool)
+    return build(state, side) if build and side else None
+
+
+def effects_view(state: Mapping[str, Any], offers) -> list[dict[str, Any]]:
+    """The lasting effects in play; ``may_end``: those ``offers``' side may
+    end now (``legal_actions``: its own, outside their upkeep item)."""
+    labels = fighter_labels(state)
+    may_end = set(offers.choices("end_effect", "effect"))
     effects = []
     for effect in state.get("effects", []):
         duration = str(DURATION_WORDS.get(effect["duration"], effect["duration"]))
@@ -216,27 +269,10 @@ def effects_view(state: Mapping[str, Any], side: str | None) -> dict:
                 "fighter": labels[effect["fighter"]],
                 "side": effect["side"],
                 "duration": duration,
-                "mine": effect["side"] == side,
+                "may_end": effect["id"] in may_end,
             }
         )
-    form = None
-    if side and state["phase"] != "finished" and not state.get("pending"):
-        form = {
-            "fighters": [
-                {"id": f, "label": labels[f], "side": state["fighters"][f]["side"]}
-                for s in st.SIDES
-                for f in st.fighters_of(state, s)
-            ],
-            "casters": [
-                {"id": f, "label": labels[f]}
-                for f in st.fighters_of(state, side)
-                if state["fighters"][f].get("mana") is not None
-                or state["fighters"][f].get("faith") is not None
-            ],
-            "kinds": [(k, str(KIND_WORDS[k])) for k in EFFECT_KINDS],
-            "durations": [(d, str(DURATION_WORDS[d])) for d in DURATIONS],
-        }
-    return {"effects": effects, "form": form, "side": side}
+    return effects
 
 
 def upkeep_extras(
