@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef, Q, Value
+from django.db.models import Case, Exists, F, JSONField, OuterRef, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -43,6 +43,7 @@ from rules.game import (
     summarize,
     undo_target,
 )
+from rules.game.evolve import META_KINDS
 from rules.game.state import CHARACTERISTICS
 
 
@@ -604,13 +605,27 @@ def rules_events(game: Game) -> list[dict[str, Any]]:
     return [event.as_rules_event() for event in game.events.order_by("seq")]
 
 
-def latest_events(game: Game, count: int) -> list[dict[str, Any]]:
+def latest_events(
+    game: Game, count: int, *, payloads_after: int | None = None
+) -> list[dict[str, Any]]:
     """The last ``count`` events of the log, oldest first (for the board), each
-    with its ``disputed`` mark."""
+    with its ``disputed`` mark. With ``payloads_after`` (a tap's answer words
+    only the events past that version), the older events come without their
+    payload, but for the undo events, which say what they took back."""
+    payload: Any = F("payload")
+    if payloads_after is not None:
+        payload = Case(
+            When(Q(seq__gt=payloads_after) | Q(kind__in=META_KINDS), then="payload"),
+            default=Value(None),
+            output_field=JSONField(),
+        )
     rows = game.events.order_by("-seq").values(
-        "seq", "action", "kind", "side", "payload", "disputed"
+        "seq", "action", "kind", "side", "disputed", read=payload
     )[:count]
-    return [{**row, "side": row["side"] or None} for row in reversed(rows)]
+    return [
+        {**row, "side": row["side"] or None, "payload": row.pop("read") or {}}
+        for row in reversed(rows)
+    ]
 
 
 UNDO_WINDOW = 40  # the latest events an undo looks back through on the board

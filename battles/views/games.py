@@ -182,7 +182,12 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
         # The phone showed the game as it was before this tap: answer with
         # what changed only.
         return _render_answer(
-            request, result.game, viewer, since=tap.version, before=shown_state
+            request,
+            result.game,
+            viewer,
+            since=tap.version,
+            before=shown_state,
+            added=result.events,
         )
     return _answer(request, result.game, viewer)
 

@@ -156,3 +156,28 @@ def test_with_thirty_card_armies_the_first_load_and_an_answer_stay_small():
     assert answer["Content-Encoding"] == "br"
     print("answer br bytes", len(answer.content))
     assert len(answer.content) <= 8_000, len(answer.content)
+
+
+def test_an_answer_built_from_the_tap_s_own_events_equals_one_read_from_the_log():
+    """The answer words the events the tap appended, without reading the log:
+    its lines, undo button and undo request are those the log gives."""
+    import random
+
+    from battles.presenters.game import build_board
+    from battles.services import games as services
+    from battles.views.access import Viewer
+    from tests.support.game_bot import next_command
+
+    game = new_game(OWNER, mode="one_phone")
+    viewer = Viewer(frozenset({"a", "b"}))
+    rng = random.Random(5)
+    compared = ("new_lines", "latest", "can_undo", "undo_request", "fighters")
+    for _ in range(120):
+        game.refresh_from_db()
+        since, before = game.version, game.state
+        side, command = next_command(game.state, rng)
+        result = services.perform_action(game, side, command)
+        common = {"side": side, "holding": side, "since": since, "before": before}
+        told = build_board(result.game, viewer, added=result.events, **common)
+        read = build_board(result.game, viewer, **common)
+        assert {k: told[k] for k in compared} == {k: read[k] for k in compared}

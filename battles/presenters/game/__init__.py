@@ -40,6 +40,7 @@ from battles.presenters.game.common import (
 from battles.presenters.game.floor import Offers, floor_side, waiting_for
 from battles.presenters.log import LogLine, log_lines
 from battles.presenters.words import PHASE_SECTIONS, phase_word, side_word
+from rules.game.evolve import META_KINDS
 
 LOG_ON_BOARD = 6
 RECENT_EVENTS = 40  # enough for the board's last lines, whatever the log's length
@@ -146,6 +147,7 @@ def build_board(
     undo_confirm: str = "",
     open_tool: str = "",
     refused: str = "",
+    added: Sequence[Any] = (),
 ) -> dict[str, Any]:
     """The board of ``game`` as ``viewer`` may see it, as a template context.
 
@@ -156,6 +158,7 @@ def build_board(
     ``undo_confirm``: on one phone, the question before undoing a roll.
     ``open_tool``: the tool at the table the player opened (its form);
     ``refused``: the type of a refused tap (its tool opens with the message).
+    ``added``: the events this phone's tap just appended (with ``since``).
     """
     from battles.services import games as services
     from battles.services.agreement import pending_confirmation
@@ -178,10 +181,16 @@ def build_board(
         private_to = [] if handover or side is None else [side]
     # One read of the log's tail serves the log lines, the undo button and
     # the undo request; a tap's answer words only the events it added.
-    window = max(RECENT_EVENTS, services.UNDO_WINDOW)
-    if since is not None:
-        window = max(window, game.version - since)
-    events = services.latest_events(game, window)
+    if added and any(e.kind not in META_KINDS for e in added):
+        # This phone's own action: the newest events are all its answer
+        # words, and they alone settle the undo button (undo_target stops at
+        # the latest action) and the undo request (superseded).
+        events = [{**e.as_rules_event(), "disputed": False} for e in added]
+    else:
+        window = max(RECENT_EVENTS, services.UNDO_WINDOW)
+        if since is not None:
+            window = max(window, game.version - since)
+        events = services.latest_events(game, window, payloads_after=since)
     shown = events if since is None else [e for e in events if e["seq"] > since]
     disputed = [e["seq"] for e in shown if e["disputed"]]
     lines = log_lines(shown, viewer.sides, disputed=disputed, state=state)
