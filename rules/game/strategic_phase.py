@@ -17,6 +17,7 @@ from rules.game.common import (
     label_of,
     own_fighter,
     require_phase,
+    require_tactics_winner,
 )
 from rules.sequence import validate_sequence
 from rules.tactics import Army, TacticsFighter, tactics_eligibility
@@ -163,12 +164,11 @@ def legal_choose_first(state: State, side: str) -> list[dict[str, Any]]:
 def choose_first(batch: Batch, side: str, command: Command) -> None:
     state = batch.state
     require_phase(state, "strategic", "first_choice")
-    winner = state["tactics"]["winner"]
-    if side != winner:
-        raise IllegalAction(
-            _("Only the Tactics winner (side {side}) chooses who speaks first."),
-            side=winner.upper(),
-        )
+    require_tactics_winner(
+        state,
+        side,
+        _("Only the Tactics winner (side {side}) chooses who speaks first."),
+    )
     first = command.get("first")
     if first not in st.SIDES:
         raise IllegalAction(_("Choose side A or side B."))
