@@ -21,6 +21,7 @@ from rules.game.common import (
     require_no_pending,
     require_phase,
     require_tactics_winner,
+    tactics_winner_at,
     wound_modifiers,
 )
 from rules.game.pending import attack_wound_pending, choice_pending, test_pending
@@ -207,11 +208,7 @@ def _current_or_none(state: State) -> dict[str, Any] | None:
 
 
 def legal_form_combats(state: State, side: str) -> list[dict[str, Any]]:
-    if (
-        state["phase"] != "combat"
-        or state["step"] != "forming"
-        or state["tactics"]["winner"] != side
-    ):
+    if not tactics_winner_at(state, side, "combat", "forming"):
         return []
     return [{"type": "form_combats", "choices": {"combats": ["suggested"]}}]
 

@@ -76,6 +76,15 @@ def require_phase(state: State, phase: str, step: str | None = None) -> None:
         raise IllegalAction(_("That cannot be done now: the game moved on."))
 
 
+def tactics_winner_at(state: State, side: str, phase: str, step: str) -> bool:
+    """Whether the game is at ``phase``/``step`` and ``side`` won the Tactics."""
+    return (
+        state["phase"] == phase
+        and state["step"] == step
+        and state["tactics"]["winner"] == side
+    )
+
+
 def require_tactics_winner(state: State, side: str, message: str) -> str:
     """The Tactics winner, when ``side`` is it; else ``IllegalAction(message)``
     naming the winner's ``side``."""

@@ -18,6 +18,7 @@ from rules.game.common import (
     own_fighter,
     require_phase,
     require_tactics_winner,
+    tactics_winner_at,
 )
 from rules.sequence import validate_sequence
 from rules.tactics import Army, TacticsFighter, tactics_eligibility
@@ -152,11 +153,7 @@ def _maybe_ready_for_tactics(batch: Batch) -> None:
 
 
 def legal_choose_first(state: State, side: str) -> list[dict[str, Any]]:
-    if (
-        state["phase"] != "strategic"
-        or state["step"] != "first_choice"
-        or state["tactics"]["winner"] != side
-    ):
+    if not tactics_winner_at(state, side, "strategic", "first_choice"):
         return []
     return [{"type": "choose_first", "choices": {"first": list(st.SIDES)}}]
 
