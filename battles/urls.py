@@ -1,6 +1,8 @@
-"""URLs of the battles app. Each area adds its own block below."""
+"""URLs of the battles app. Each area adds its own block below; the routes of
+one army, game, club, season or result sit under its prefix (``include``),
+their names unchanged."""
 
-from django.urls import path, register_converter
+from django.urls import include, path, register_converter
 
 from battles.converters import PublicIdConverter
 from battles.views import core
@@ -23,26 +25,31 @@ urlpatterns += [
     path("armies/import/", armies.army_import, name="army-import"),
     path("armies/cards/new/", armies.card_create, name="card-create"),
     path("armies/catalogues/", armies.catalogue_upload, name="catalogue-upload"),
-    path("armies/<int:army_id>/", armies.army_detail, name="army"),
-    path("armies/<int:army_id>/library/", armies.army_library, name="army-library"),
-    path("armies/<int:army_id>/sheet/", armies.army_sheet, name="army-sheet"),
-    path("armies/<int:army_id>/export.json", armies.army_export, name="army-export"),
-    path("armies/<int:army_id>/cards/", armies.army_add_card, name="army-add-card"),
     path(
-        "armies/<int:army_id>/cards/<int:army_card_id>/count/",
-        armies.army_change_count,
-        name="army-card-count",
+        "armies/<int:army_id>/",
+        include(
+            [
+                path("", armies.army_detail, name="army"),
+                path("library/", armies.army_library, name="army-library"),
+                path("sheet/", armies.army_sheet, name="army-sheet"),
+                path("export.json", armies.army_export, name="army-export"),
+                path("cards/", armies.army_add_card, name="army-add-card"),
+                path(
+                    "cards/<int:army_card_id>/count/",
+                    armies.army_change_count,
+                    name="army-card-count",
+                ),
+                path(
+                    "cards/<int:army_card_id>/remove/",
+                    armies.army_remove_card,
+                    name="army-card-remove",
+                ),
+                path("duplicate/", armies.army_duplicate, name="army-duplicate"),
+                path("delete/", armies.army_delete, name="army-delete"),
+                path("restore/", armies.army_restore, name="army-restore"),
+            ]
+        ),
     ),
-    path(
-        "armies/<int:army_id>/cards/<int:army_card_id>/remove/",
-        armies.army_remove_card,
-        name="army-card-remove",
-    ),
-    path(
-        "armies/<int:army_id>/duplicate/", armies.army_duplicate, name="army-duplicate"
-    ),
-    path("armies/<int:army_id>/delete/", armies.army_delete, name="army-delete"),
-    path("armies/<int:army_id>/restore/", armies.army_restore, name="army-restore"),
 ]
 
 # The hex combat sheet ("Fiche Combat", issue #7).
@@ -53,68 +60,62 @@ urlpatterns += [path("hex/", hexcombat.hexcombat, name="hexcombat")]
 # Games (IV: the whole turn) -------------------------------------------------
 from battles.views import games  # noqa: E402
 
+GAME = "games/<public_id:public_id>/"  # one game's routes, whichever area serves them
+
 urlpatterns += [
     path("games/", games.games_list, name="games"),
     path("games/new/", games.game_new, name="game_new"),
-    path("games/<public_id:public_id>/", games.game_page, name="game"),
-    path("games/<public_id:public_id>/board", games.game_board, name="game_board"),
-    path("games/<public_id:public_id>/act", games.game_act, name="game_act"),
     path(
-        "games/<public_id:public_id>/tools/<slug:tool>",
-        games.game_tool,
-        name="game_tool",
+        GAME,
+        include(
+            [
+                path("", games.game_page, name="game"),
+                path("board", games.game_board, name="game_board"),
+                path("act", games.game_act, name="game_act"),
+                path("tools/<slug:tool>", games.game_tool, name="game_tool"),
+                path("undo", games.game_undo, name="game_undo"),
+                path("undo/answer", games.game_undo_answer, name="game_undo_answer"),
+                path("sequence", games.game_sequence_move, name="game_sequence_move"),
+                path("view-as", games.game_view_as, name="game_view_as"),
+                path("log", games.game_log, name="game_log"),
+                path("verify", games.game_verify, name="game_verify"),
+            ]
+        ),
     ),
-    path("games/<public_id:public_id>/undo", games.game_undo, name="game_undo"),
-    path(
-        "games/<public_id:public_id>/undo/answer",
-        games.game_undo_answer,
-        name="game_undo_answer",
-    ),
-    path(
-        "games/<public_id:public_id>/sequence",
-        games.game_sequence_move,
-        name="game_sequence_move",
-    ),
-    path(
-        "games/<public_id:public_id>/view-as", games.game_view_as, name="game_view_as"
-    ),
-    path("games/<public_id:public_id>/log", games.game_log, name="game_log"),
-    path("games/<public_id:public_id>/verify", games.game_verify, name="game_verify"),
 ]
 
 # Shared live sessions: share links, joining, live updates, agreement (issue #6).
 from battles.views import live, sharing  # noqa: E402
 
 urlpatterns += [
-    path("games/<public_id:public_id>/share", sharing.game_share, name="game_share"),
     path(
-        "games/<public_id:public_id>/share/<str:role>.svg",
-        sharing.game_share_qr,
-        name="game_share_qr",
-    ),
-    path(
-        "games/<public_id:public_id>/share/renew",
-        sharing.game_share_renew,
-        name="game_share_renew",
-    ),
-    path(
-        "games/<public_id:public_id>/share/revoke",
-        sharing.game_share_revoke,
-        name="game_share_revoke",
+        GAME,
+        include(
+            [
+                path("share", sharing.game_share, name="game_share"),
+                path(
+                    "share/<str:role>.svg", sharing.game_share_qr, name="game_share_qr"
+                ),
+                path("share/renew", sharing.game_share_renew, name="game_share_renew"),
+                path(
+                    "share/revoke", sharing.game_share_revoke, name="game_share_revoke"
+                ),
+                path("stream", live.game_stream, name="game_stream"),
+                path("version", live.game_version, name="game_version"),
+                path(
+                    "results/<int:action>/confirm",
+                    sharing.game_confirm,
+                    name="game_confirm",
+                ),
+                path(
+                    "results/<int:action>/dispute",
+                    sharing.game_dispute,
+                    name="game_dispute",
+                ),
+            ]
+        ),
     ),
     path("join/<str:token>", sharing.join, name="join"),
-    path("games/<public_id:public_id>/stream", live.game_stream, name="game_stream"),
-    path("games/<public_id:public_id>/version", live.game_version, name="game_version"),
-    path(
-        "games/<public_id:public_id>/results/<int:action>/confirm",
-        sharing.game_confirm,
-        name="game_confirm",
-    ),
-    path(
-        "games/<public_id:public_id>/results/<int:action>/dispute",
-        sharing.game_dispute,
-        name="game_dispute",
-    ),
 ]
 
 # Accounts, optional for a casual game (issue #6).
@@ -131,25 +132,32 @@ from battles.views import league  # noqa: E402
 
 urlpatterns += [
     path("clubs/", league.club_list, name="clubs"),
-    path("clubs/<int:club_id>/", league.club_page, name="club"),
-    path("clubs/<int:club_id>/admin/", league.club_admin, name="club_admin"),
-    path("clubs/<int:club_id>/invite", league.club_invite, name="club_invite"),
     path(
-        "clubs/<int:club_id>/invitations/<int:invitation_id>.svg",
-        league.club_invite_qr,
-        name="club_invite_qr",
+        "clubs/<int:club_id>/",
+        include(
+            [
+                path("", league.club_page, name="club"),
+                path("admin/", league.club_admin, name="club_admin"),
+                path("invite", league.club_invite, name="club_invite"),
+                path(
+                    "invitations/<int:invitation_id>.svg",
+                    league.club_invite_qr,
+                    name="club_invite_qr",
+                ),
+                path(
+                    "invitations/<int:invitation_id>/revoke",
+                    league.club_invite_revoke,
+                    name="club_invite_revoke",
+                ),
+                path(
+                    "members/<int:user_id>/<str:action>",
+                    league.club_member_action,
+                    name="club_member_action",
+                ),
+                path("seasons/new/", league.season_new, name="season_new"),
+            ]
+        ),
     ),
-    path(
-        "clubs/<int:club_id>/invitations/<int:invitation_id>/revoke",
-        league.club_invite_revoke,
-        name="club_invite_revoke",
-    ),
-    path(
-        "clubs/<int:club_id>/members/<int:user_id>/<str:action>",
-        league.club_member_action,
-        name="club_member_action",
-    ),
-    path("clubs/<int:club_id>/seasons/new/", league.season_new, name="season_new"),
     path("clubs/join/<str:token>", league.club_join, name="club_join"),
     path(
         "clubs/password/<str:token>",
@@ -158,52 +166,42 @@ urlpatterns += [
     ),
     path("league/waiting", league.waiting, name="league_waiting"),
     path("league/waiting/stream", league.waiting_stream, name="league_waiting_stream"),
-    path("league/<int:season_id>/", league.season_page, name="season"),
     path(
-        "league/<int:season_id>/standings",
-        league.season_standings,
-        name="season_standings",
+        "league/<int:season_id>/",
+        include(
+            [
+                path("", league.season_page, name="season"),
+                path("standings", league.season_standings, name="season_standings"),
+                path("stream", league.season_stream, name="season_stream"),
+                path("version", league.season_version_view, name="season_version"),
+                path("results/", league.season_results, name="season_results"),
+                path("report/", league.result_report, name="result_report"),
+                path("peoples/", league.season_peoples, name="season_peoples"),
+                path("schedule/", league.season_schedule, name="season_schedule"),
+                path(
+                    "players/<int:user_id>/",
+                    league.season_player,
+                    name="season_player",
+                ),
+                path(
+                    "standings.csv",
+                    league.season_standings_csv,
+                    name="season_standings_csv",
+                ),
+                path(
+                    "results.csv", league.season_results_csv, name="season_results_csv"
+                ),
+                path("print/", league.season_print, name="season_print"),
+                path("share/", league.season_share, name="season_share"),
+                path(
+                    "share/renew",
+                    league.season_public_renew,
+                    name="season_public_renew",
+                ),
+            ]
+        ),
     ),
-    path("league/<int:season_id>/stream", league.season_stream, name="season_stream"),
-    path(
-        "league/<int:season_id>/version",
-        league.season_version_view,
-        name="season_version",
-    ),
-    path(
-        "league/<int:season_id>/results/", league.season_results, name="season_results"
-    ),
-    path("league/<int:season_id>/report/", league.result_report, name="result_report"),
-    path(
-        "league/<int:season_id>/peoples/", league.season_peoples, name="season_peoples"
-    ),
-    path(
-        "league/<int:season_id>/schedule/",
-        league.season_schedule,
-        name="season_schedule",
-    ),
-    path(
-        "league/<int:season_id>/players/<int:user_id>/",
-        league.season_player,
-        name="season_player",
-    ),
-    path(
-        "league/<int:season_id>/standings.csv",
-        league.season_standings_csv,
-        name="season_standings_csv",
-    ),
-    path(
-        "league/<int:season_id>/results.csv",
-        league.season_results_csv,
-        name="season_results_csv",
-    ),
-    path("league/<int:season_id>/print/", league.season_print, name="season_print"),
-    path("league/<int:season_id>/share/", league.season_share, name="season_share"),
-    path(
-        "league/<int:season_id>/share/renew",
-        league.season_public_renew,
-        name="season_public_renew",
-    ),
+    # Not under one include: the prefix would take "key.svg" whole as the key.
     path("league/public/<str:key>/", league.season_public, name="season_public"),
     path(
         "league/public/<str:key>/stream",
@@ -213,24 +211,28 @@ urlpatterns += [
     path(
         "league/public/<str:key>.svg", league.season_public_qr, name="season_public_qr"
     ),
-    path("league/results/<int:result_id>/", league.result_page, name="result"),
     path(
-        "league/results/<int:result_id>/<str:verdict>",
-        league.result_answer,
-        name="result_answer",
+        "league/results/<int:result_id>/",
+        include(
+            [
+                path("", league.result_page, name="result"),
+                path("<str:verdict>", league.result_answer, name="result_answer"),
+                path("admin/<str:action>", league.result_admin, name="result_admin"),
+            ]
+        ),
     ),
     path(
-        "league/results/<int:result_id>/admin/<str:action>",
-        league.result_admin,
-        name="result_admin",
-    ),
-    path(
-        "games/<public_id:public_id>/outcome", league.game_outcome, name="game_outcome"
-    ),
-    path(
-        "games/<public_id:public_id>/outcome/confirm",
-        league.game_outcome_confirm,
-        name="game_outcome_confirm",
+        GAME,
+        include(
+            [
+                path("outcome", league.game_outcome, name="game_outcome"),
+                path(
+                    "outcome/confirm",
+                    league.game_outcome_confirm,
+                    name="game_outcome_confirm",
+                ),
+            ]
+        ),
     ),
 ]
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, Self
 
 from rules.dice import DiceSource, ScriptedDice
 
@@ -170,12 +170,14 @@ class RunningTest:
     """What a test rolled one decision at a time knows of its result so far.
 
     Shared by ``TestRoll`` (one die) and ``rules.several_dice.DiceTest``
-    (several dice): each gives ``value``, ``difficulty`` and ``natural``.
+    (several dice): each gives ``value``, ``difficulty``, ``natural``,
+    ``awaiting_choice`` and how its sixes are rerolled (``_rerolled``).
     """
 
     value: int
     difficulty: int
     natural: int
+    awaiting_choice: bool
 
     @property
     def final(self) -> int:
@@ -186,6 +188,19 @@ class RunningTest:
     def winning(self) -> bool:
         """Whether the test would succeed if it stopped now (II-A-3, II-A-4)."""
         return is_success(self.final, self.difficulty)
+
+    def decide(self, reroll: bool, dice: DiceSource | None = None) -> Self:
+        """Reroll the six(es) showing or keep them (II-A-1, II-A-2)."""
+        if not self.awaiting_choice:
+            raise ValueError("Only a six showing can be rerolled or kept.")
+        if not reroll:
+            return replace(self, kept=True)
+        if dice is None:
+            raise ValueError("Rerolling a six needs a dice source.")
+        return self._rerolled(dice)
+
+    def _rerolled(self, dice: DiceSource) -> Self:
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)
@@ -228,14 +243,8 @@ class TestRoll(RunningTest):
         """No choice is left: the result is known."""
         return bool(self.faces) and not self.awaiting_choice
 
-    def decide(self, reroll: bool, dice: DiceSource | None = None) -> TestRoll:
-        """Reroll the six showing (adding the new face) or keep it (II-A-1)."""
-        if not self.awaiting_choice:
-            raise ValueError("Only a six showing can be rerolled or kept.")
-        if not reroll:
-            return replace(self, kept=True)
-        if dice is None:
-            raise ValueError("Rerolling a six needs a dice source.")
+    def _rerolled(self, dice: DiceSource) -> TestRoll:
+        """The six showing rerolled: the new face is added (II-A-1)."""
         return replace(self, faces=(*self.faces, dice.d6()))
 
     def result(self) -> TestResult:

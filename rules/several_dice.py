@@ -102,14 +102,8 @@ class DiceTest(RunningTest):
         """Every face rolled, in order."""
         return tuple(face for throw in self.throws for face in throw)
 
-    def decide(self, reroll: bool, dice: DiceSource | None = None) -> DiceTest:
-        """Reroll every six showing (the other dice are lost) or keep (II-A-2)."""
-        if not self.awaiting_choice:
-            raise ValueError("Only a six showing can be rerolled or kept.")
-        if not reroll:
-            return replace(self, kept=True)
-        if dice is None:
-            raise ValueError("Rerolling a six needs a dice source.")
+    def _rerolled(self, dice: DiceSource) -> DiceTest:
+        """Every six showing rerolled; the other dice are lost (II-A-2)."""
         faces = tuple(dice.d6() for _six in range(self.sixes))
         return replace(self, throws=(*self.throws, faces))
 

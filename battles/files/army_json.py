@@ -169,6 +169,20 @@ class _Reader:
             return None
         return value
 
+    def three_numbers(self, data: dict, key: str, path: str) -> list[int] | None:
+        """Three whole numbers (a faithful's aspects, a weapon's ranges), if any."""
+        value = data.get(key)
+        if value is None:
+            return None
+        if (
+            not isinstance(value, list)
+            or len(value) != 3
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
+        ):
+            self.problem(f"{path}.{key}", _("must be three whole numbers"))
+            return None
+        return value
+
     def boolean(self, data: dict, key: str, path: str) -> bool:
         value = data.get(key, False)
         if not isinstance(value, bool):
@@ -253,16 +267,9 @@ def _read_profile(
             reader.problem(f"{path}.flight_mou", _("must be a number"))
         else:
             values["mou_flight"] = Decimal(str(flight))
-    aspects = data.get("aspects")
+    aspects = reader.three_numbers(data, "aspects", path)
     if aspects is not None:
-        if (
-            not isinstance(aspects, list)
-            or len(aspects) != 3
-            or any(isinstance(a, bool) or not isinstance(a, int) for a in aspects)
-        ):
-            reader.problem(f"{path}.aspects", _("must be three whole numbers"))
-        else:
-            values["creation"], values["alteration"], values["destruction"] = aspects
+        values["creation"], values["alteration"], values["destruction"] = aspects
     weapon = data.get("weapon")
     if weapon is not None:
         weapon = reader.obj(weapon, f"{path}.weapon")
@@ -270,20 +277,9 @@ def _read_profile(
             weapon, "name", f"{path}.weapon", required=False
         )
         values["weapon_strength"] = reader.integer(weapon, "strength", f"{path}.weapon")
-        ranges = weapon.get("ranges")
+        ranges = reader.three_numbers(weapon, "ranges", f"{path}.weapon")
         if ranges is not None:
-            if (
-                not isinstance(ranges, list)
-                or len(ranges) != 3
-                or any(isinstance(r, bool) or not isinstance(r, int) for r in ranges)
-            ):
-                reader.problem(
-                    f"{path}.weapon.ranges", _("must be three whole numbers")
-                )
-            else:
-                values["range_short"], values["range_medium"], values["range_long"] = (
-                    ranges
-                )
+            values["range_short"], values["range_medium"], values["range_long"] = ranges
     abilities = data.get("abilities", [])
     if not isinstance(abilities, list) or not all(
         isinstance(item, str) for item in abilities

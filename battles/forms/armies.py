@@ -16,7 +16,12 @@ from battles.models.armies import (
     ReferenceCard,
     parse_abilities,
 )
-from battles.services.armies import PROFILE_FIELDS
+from battles.services.armies import (
+    PROFILE_FIELDS,
+    PROFILE_FLIGHT_AND_FAITH,
+    PROFILE_IDENTITY,
+    PROFILE_WEAPON,
+)
 from battles.validation import CheckedForm, CheckedModelForm, finite_decimal
 
 __all__ = [
@@ -120,32 +125,12 @@ class ReferenceCardForm(CheckedModelForm):
         self.fields["people"].empty_label = _("Choose a people")
         self.fields["mou"].widget.attrs["step"] = "0.5"
 
-    # Groups of fields, in the order the page shows them.
-    IDENTITY = (
-        "name",
-        "people",
-        "rank",
-        "mystic_rank",
-        "size",
-        "base_shape",
-        "cost",
-        "fighters_per_card",
-    )
-    FLIGHT_AND_FAITH = ("mou_flight", "creation", "alteration", "destruction")
-    WEAPON = (
-        "weapon_name",
-        "weapon_strength",
-        "range_short",
-        "range_medium",
-        "range_long",
-    )
-
     def _fields(self, names) -> list:
         return [self[name] for name in names]
 
     @property
     def identity_fields(self) -> list:
-        return self._fields(self.IDENTITY)
+        return self._fields(PROFILE_IDENTITY)
 
     @property
     def characteristic_fields(self) -> list:
@@ -153,11 +138,11 @@ class ReferenceCardForm(CheckedModelForm):
 
     @property
     def flight_and_faith_fields(self) -> list:
-        return self._fields(self.FLIGHT_AND_FAITH)
+        return self._fields(PROFILE_FLIGHT_AND_FAITH)
 
     @property
     def weapon_fields(self) -> list:
-        return self._fields(self.WEAPON)
+        return self._fields(PROFILE_WEAPON)
 
     @property
     def ability_fields(self) -> list:

@@ -99,8 +99,16 @@ class NewGameForm(CheckedForm):
 _CODES = [(code, code) for code in CHARACTERISTICS]
 
 
-def _range_messages(message) -> dict[str, Any]:
-    return {"min_value": message, "max_value": message, "invalid": message}
+def _optional_number(label, low: int, high: int, message) -> forms.IntegerField:
+    """A number the player may leave empty; ``message`` says its range, whatever
+    is wrong with it."""
+    return forms.IntegerField(
+        label=label,
+        min_value=low,
+        max_value=high,
+        required=False,
+        error_messages={"min_value": message, "max_value": message, "invalid": message},
+    )
 
 
 class CharacteristicTestForm(CheckedForm):
@@ -108,12 +116,8 @@ class CharacteristicTestForm(CheckedForm):
 
     fighter = forms.CharField(label=_("Fighter"), max_length=24)
     characteristic = forms.ChoiceField(label=_("Characteristic"), choices=_CODES)
-    difficulty = forms.IntegerField(
-        label=_("Difficulty"),
-        min_value=1,
-        max_value=MAX_DIFFICULTY,
-        required=False,
-        error_messages=_range_messages(_("A difficulty counts 1 to 30 (II-A-3).")),
+    difficulty = _optional_number(
+        _("Difficulty"), 1, MAX_DIFFICULTY, _("A difficulty counts 1 to 30 (II-A-3).")
     )
     opponent = forms.CharField(
         label=_("Opposing fighter"), max_length=24, required=False
@@ -121,21 +125,14 @@ class CharacteristicTestForm(CheckedForm):
     opponent_characteristic = forms.ChoiceField(
         label=_("Their characteristic"), choices=[("", "—"), *_CODES], required=False
     )
-    dice = forms.IntegerField(
-        label=_("Dice"),
-        min_value=1,
-        max_value=MAX_DICE,
-        required=False,
-        error_messages=_range_messages(_("A test rolls 1 to 5 dice (II-A-2).")),
+    dice = _optional_number(
+        _("Dice"), 1, MAX_DICE, _("A test rolls 1 to 5 dice (II-A-2).")
     )
-    modifier = forms.IntegerField(
-        label=_("Circumstance modifier"),
-        min_value=-MAX_MODIFIER,
-        max_value=MAX_MODIFIER,
-        required=False,
-        error_messages=_range_messages(
-            _("A circumstance modifier counts -10 to +10 (II-A-4).")
-        ),
+    modifier = _optional_number(
+        _("Circumstance modifier"),
+        -MAX_MODIFIER,
+        MAX_MODIFIER,
+        _("A circumstance modifier counts -10 to +10 (II-A-4)."),
     )
     use = forms.ChoiceField(label=_("What for"), choices=[(u, u) for u in USES])
     label = forms.CharField(
@@ -194,19 +191,11 @@ class LastingEffectForm(CheckedForm):
     duration = forms.ChoiceField(
         label=_("Duration"), choices=[(d, d) for d in DURATIONS]
     )
-    turns = forms.IntegerField(
-        label=_("Turns"),
-        min_value=1,
-        max_value=MAX_EFFECT_TURNS,
-        required=False,
-        error_messages=_range_messages(_("An effect lasts 1 to 20 turns.")),
+    turns = _optional_number(
+        _("Turns"), 1, MAX_EFFECT_TURNS, _("An effect lasts 1 to 20 turns.")
     )
-    cost = forms.IntegerField(
-        label=_("Upkeep cost (Entretien/X)"),
-        min_value=0,
-        max_value=99,
-        required=False,
-        error_messages=_range_messages(_("An upkeep cost counts 0 to 99.")),
+    cost = _optional_number(
+        _("Upkeep cost (Entretien/X)"), 0, 99, _("An upkeep cost counts 0 to 99.")
     )
     caster = forms.CharField(label=_("Paid by"), max_length=24, required=False)
 

@@ -38,6 +38,17 @@ def _score_field(label):
     )
 
 
+def _date_field():
+    return forms.DateField(
+        label=_("Date"),
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+
+
+def _people_field(label):
+    return forms.CharField(label=label, max_length=MAX_SHORT_TEXT, required=False)
+
+
 class ClubForm(LeagueForm):
     name = forms.CharField(label=_("Club name"), max_length=80)
     description = forms.CharField(
@@ -121,10 +132,7 @@ class ReportForm(LeagueForm):
     """A game played without the app, as the reporter saw it."""
 
     opponent = forms.TypedChoiceField(label=_("Opponent"), coerce=int)
-    played_on = forms.DateField(
-        label=_("Date"),
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-    )
+    played_on = _date_field()
     result = forms.ChoiceField(
         label=_("Your result"),
         choices=[("won", _("I won")), ("draw", _("Draw")), ("lost", _("I lost"))],
@@ -132,12 +140,8 @@ class ReportForm(LeagueForm):
     )
     score_for = _score_field(_("Your score"))
     score_against = _score_field(_("Opponent's score"))
-    people_for = forms.CharField(
-        label=_("Your people"), max_length=MAX_SHORT_TEXT, required=False
-    )
-    people_against = forms.CharField(
-        label=_("Opponent's people"), max_length=MAX_SHORT_TEXT, required=False
-    )
+    people_for = _people_field(_("Your people"))
+    people_against = _people_field(_("Opponent's people"))
     army_for = forms.CharField(label=_("Your army"), max_length=120, required=False)
     army_against = forms.CharField(
         label=_("Opponent's army"), max_length=120, required=False
@@ -157,19 +161,12 @@ class ReasonForm(LeagueForm):
 
 
 class CorrectForm(ReasonForm):
-    played_on = forms.DateField(
-        label=_("Date"),
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-    )
+    played_on = _date_field()
     outcome = forms.ChoiceField(label=_("Outcome"), choices=Outcome.choices)
     score_a = _score_field(_("Score of player A"))
     score_b = _score_field(_("Score of player B"))
-    people_a = forms.CharField(
-        label=_("People of player A"), max_length=MAX_SHORT_TEXT, required=False
-    )
-    people_b = forms.CharField(
-        label=_("People of player B"), max_length=MAX_SHORT_TEXT, required=False
-    )
+    people_a = _people_field(_("People of player A"))
+    people_b = _people_field(_("People of player B"))
 
 
 class GameOutcomeForm(LeagueForm):

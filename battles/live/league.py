@@ -18,7 +18,12 @@ from django.conf import settings
 from django.db.models import Max, Q
 
 from battles.live.bus import RESYNC, announce, get_bus
-from battles.live.stream import RETRY_MILLISECONDS, hang_up, version_message
+from battles.live.stream import (
+    RETRY_MILLISECONDS,
+    hang_up,
+    next_announcement,
+    version_message,
+)
 from battles.models.league import ResultEntry
 
 
@@ -86,13 +91,7 @@ async def league_events(
             yield version_message(version)
             seen = version
         while (left := deadline - loop.time()) > 0:
-            try:
-                announced = await asyncio.wait_for(queue.get(), min(heartbeat, left))
-            except TimeoutError:
-                announced = None
-            else:
-                while not queue.empty():
-                    announced = max(announced, queue.get_nowait())
+            announced = await next_announcement(queue, min(heartbeat, left))
             if announced not in (None, RESYNC) and announced <= seen:
                 continue
             version = await current_version(kind, key_id)

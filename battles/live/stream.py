@@ -29,6 +29,19 @@ def version_message(version: int) -> str:
     return f"id: {version}\nevent: version\ndata: {version}\n\n"
 
 
+async def next_announcement(queue: asyncio.Queue, timeout: float) -> int | None:
+    """The highest version announced within ``timeout`` (a burst of actions
+    makes one look), or None when a heartbeat is due instead: the stream then
+    looks all the same."""
+    try:
+        announced = await asyncio.wait_for(queue.get(), timeout)
+    except TimeoutError:
+        return None
+    while not queue.empty():
+        announced = max(announced, queue.get_nowait())
+    return announced
+
+
 def hang_up() -> None:
     """Close this thread's database connection, unless a transaction is open.
 
@@ -87,13 +100,7 @@ async def version_events(
             yield version_message(version)
             seen = version
         while (left := deadline - loop.time()) > 0:
-            try:
-                announced = await asyncio.wait_for(queue.get(), min(heartbeat, left))
-            except TimeoutError:
-                announced = None  # a heartbeat: look at the log all the same
-            else:
-                while not queue.empty():  # a burst of actions: one look
-                    announced = max(announced, queue.get_nowait())
+            announced = await next_announcement(queue, min(heartbeat, left))
             if announced not in (None, RESYNC) and seen is not None:
                 if announced <= seen:
                     continue

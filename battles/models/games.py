@@ -25,6 +25,11 @@ def new_public_id() -> str:
     return secrets.token_urlsafe(9)
 
 
+def hash_token(token: str) -> str:
+    """What a link's row keeps of its token: the token itself is never stored."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 def new_dice_seed() -> str:
     return secrets.token_hex(32)
 
@@ -229,9 +234,7 @@ class JoinLink(models.Model):
     def __str__(self) -> str:
         return f"{self.game_id} {self.role} link"
 
-    @staticmethod
-    def hash_token(token: str) -> str:
-        return hashlib.sha256(token.encode()).hexdigest()
+    hash_token = staticmethod(hash_token)
 
     @property
     def usable(self) -> bool:

@@ -17,7 +17,6 @@ in the same transaction.
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 
 from django.conf import settings
@@ -32,10 +31,6 @@ from rules.league import TIEBREAKERS, Scheme
 
 MAX_SCORE = 100_000
 MAX_POINTS = 100
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def new_public_key() -> str:

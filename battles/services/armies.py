@@ -38,6 +38,9 @@ from battles.models.armies import (
 
 __all__ = [
     "PROFILE_FIELDS",
+    "PROFILE_FLIGHT_AND_FAITH",
+    "PROFILE_IDENTITY",
+    "PROFILE_WEAPON",
     "RESTORE_WINDOW",
     "ArmyError",
     "add_card",
@@ -53,8 +56,9 @@ __all__ = [
 # A deleted army can be restored for this long, then it is purged for good.
 RESTORE_WINDOW = timedelta(minutes=30)
 
-# The fields a player types for a profile (everything but ownership and origin).
-PROFILE_FIELDS = (
+# The fields a player types for a profile (everything but ownership and origin),
+# in the groups a card prints them (the card form shows them so).
+PROFILE_IDENTITY = (
     "name",
     "people",
     "rank",
@@ -62,17 +66,21 @@ PROFILE_FIELDS = (
     "size",
     "base_shape",
     "cost",
-    *CHARACTERISTIC_FIELDS.values(),
-    "mou_flight",
-    "creation",
-    "alteration",
-    "destruction",
+    "fighters_per_card",
+)
+PROFILE_FLIGHT_AND_FAITH = ("mou_flight", "creation", "alteration", "destruction")
+PROFILE_WEAPON = (
     "weapon_name",
     "weapon_strength",
     "range_short",
     "range_medium",
     "range_long",
-    "fighters_per_card",
+)
+PROFILE_FIELDS = (
+    *PROFILE_IDENTITY,
+    *CHARACTERISTIC_FIELDS.values(),
+    *PROFILE_FLIGHT_AND_FAITH,
+    *PROFILE_WEAPON,
 )
 
 

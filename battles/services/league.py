@@ -31,7 +31,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from battles.live.league import announce_result
-from battles.models.games import Game, GameSeat, SeatRole
+from battles.models.games import Game, GameSeat, SeatRole, hash_token
 from battles.models.league import (
     Club,
     ClubRole,
@@ -44,7 +44,6 @@ from battles.models.league import (
     ResultEntry,
     ResultStatus,
     Season,
-    hash_token,
     new_public_key,
 )
 from battles.services.fighter_rows import army_points_destroyed
@@ -127,18 +126,15 @@ def revoke_invitation(club: Club, admin, invitation_id: int) -> None:
         raise LeagueError(_("This invitation was already used or does not exist."))
 
 
-def invitation_for(token: str) -> Invitation:
+def _by_token(rows, token: str):
+    """The row ``token`` opens, or None (rows keep only the token's hash)."""
+    return rows.filter(token_hash=hash_token(token)).first()
+
+
+def invitation_for(token: str, *, lock: bool = False) -> Invitation:
     """The invitation ``token`` opens, if it can still be used (else LeagueError)."""
-    invitation = (
-        Invitation.objects.filter(token_hash=hash_token(token))
-        .select_related("club")
-        .first()
-    )
-    _check_invitation(invitation)
-    return invitation
-
-
-def _check_invitation(invitation: Invitation | None) -> None:
+    rows = Invitation.objects.select_related("club")
+    invitation = _by_token(rows.select_for_update() if lock else rows, token)
     if invitation is None:
         raise LeagueError(_("This invitation does not lead to any club."))
     if invitation.revoked:
@@ -149,18 +145,13 @@ def _check_invitation(invitation: Invitation | None) -> None:
         raise LeagueError(_("This invitation has already been used."))
     if invitation.expires <= timezone.now():
         raise LeagueError(_("This invitation has expired. Ask an admin for a new one."))
+    return invitation
 
 
 def accept_invitation(token: str, user) -> Membership:
     """``user`` joins the club; the invitation is used up."""
     with transaction.atomic():
-        invitation = (
-            Invitation.objects.select_for_update()
-            .filter(token_hash=hash_token(token))
-            .select_related("club")
-            .first()
-        )
-        _check_invitation(invitation)
+        invitation = invitation_for(token, lock=True)
         if Membership.objects.filter(club=invitation.club, user=user).exists():
             raise LeagueError(_("You are already a member of this club."))
         member = Membership.objects.create(club=invitation.club, user=user)
@@ -170,13 +161,18 @@ def accept_invitation(token: str, user) -> Membership:
     return member
 
 
+def _member_of(club: Club, user_id: int) -> Membership:
+    member = Membership.objects.filter(club=club, user_id=user_id).first()
+    if member is None:
+        raise LeagueError(_("This person is not a member of the club."))
+    return member
+
+
 def remove_member(club: Club, admin, user_id: int) -> None:
     """The member leaves the club; their results stay in the seasons."""
     _require_admin(club, admin)
     with transaction.atomic():
-        member = Membership.objects.filter(club=club, user_id=user_id).first()
-        if member is None:
-            raise LeagueError(_("This person is not a member of the club."))
+        member = _member_of(club, user_id)
         admins = Membership.objects.filter(club=club, role=ClubRole.ADMIN).count()
         if member.is_admin and admins <= 1:
             raise LeagueError(_("The club's last admin cannot be removed."))
@@ -186,9 +182,7 @@ def remove_member(club: Club, admin, user_id: int) -> None:
 def promote_admin(club: Club, admin, user_id: int) -> Membership:
     _require_admin(club, admin)
     with transaction.atomic():
-        member = Membership.objects.filter(club=club, user_id=user_id).first()
-        if member is None:
-            raise LeagueError(_("This person is not a member of the club."))
+        member = _member_of(club, user_id)
         member.role = ClubRole.ADMIN
         member.save(update_fields=["role"])
     return member
@@ -198,9 +192,7 @@ def issue_password_reset(club: Club, admin, user_id: int) -> IssuedToken:
     """A one-time link that lets a member choose a new password (no e-mail)."""
     _require_admin(club, admin)
     with transaction.atomic():
-        member = Membership.objects.filter(club=club, user_id=user_id).first()
-        if member is None:
-            raise LeagueError(_("This person is not a member of the club."))
+        _member_of(club, user_id)  # only a member's password can be reset
         PasswordResetLink.objects.filter(
             user_id=user_id, used__isnull=True, revoked=False
         ).update(revoked=True)
@@ -215,35 +207,23 @@ def issue_password_reset(club: Club, admin, user_id: int) -> IssuedToken:
     return IssuedToken(link, token)
 
 
-def password_reset_for(token: str) -> PasswordResetLink:
-    link = (
-        PasswordResetLink.objects.filter(token_hash=hash_token(token))
-        .select_related("user")
-        .first()
-    )
-    _check_reset(link)
-    return link
-
-
-def _check_reset(link: PasswordResetLink | None) -> None:
+def password_reset_for(token: str, *, lock: bool = False) -> PasswordResetLink:
+    """The reset link ``token`` opens, if it can still be used (else LeagueError)."""
+    rows = PasswordResetLink.objects.select_related("user")
+    link = _by_token(rows.select_for_update() if lock else rows, token)
     if link is None or link.revoked:
         raise LeagueError(_("This link does not work. Ask an admin for a new one."))
     if link.used is not None:
         raise LeagueError(_("This link has already been used."))
     if link.expires <= timezone.now():
         raise LeagueError(_("This link has expired. Ask an admin for a new one."))
+    return link
 
 
 def use_password_reset(token: str, new_password: str):
     """Set the new password and use the link up (the form validated the password)."""
     with transaction.atomic():
-        link = (
-            PasswordResetLink.objects.select_for_update()
-            .filter(token_hash=hash_token(token))
-            .select_related("user")
-            .first()
-        )
-        _check_reset(link)
+        link = password_reset_for(token, lock=True)
         link.user.set_password(new_password)
         link.user.save(update_fields=["password"])
         link.used = timezone.now()

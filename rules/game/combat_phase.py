@@ -20,9 +20,11 @@ from rules.game.common import (
     own_fighter,
     require_no_pending,
     require_phase,
+    require_tactics_winner,
+    tactics_winner_at,
     wound_modifiers,
 )
-from rules.game.pending import attack_wound_pending, test_pending
+from rules.game.pending import attack_wound_pending, choice_pending, test_pending
 from rules.game.upkeep_phase import start_upkeep
 from rules.melee import (
     Combat,
@@ -61,13 +63,9 @@ def start_combat_phase(batch: Batch) -> None:
                 "picker": winner,
                 "convention": dict(COMBAT_CONVENTION),
             },
-            "pending": {
-                "kind": "choice",
-                "purpose": "form_combats",
-                "side": winner,
-                "section": "IV-C",
-                "context": {},
-            },
+            "pending": choice_pending(
+                purpose="form_combats", side=winner, section="IV-C"
+            ),
         },
     )
 
@@ -75,12 +73,9 @@ def start_combat_phase(batch: Batch) -> None:
 def form_combats(batch: Batch, side: str, command: Command) -> None:
     state = batch.state
     require_phase(state, "combat", "forming")
-    winner = state["tactics"]["winner"]
-    if side != winner:
-        raise IllegalAction(
-            _("The Tactics winner (side {side}) splits the melees (IV-C)."),
-            side=winner.upper(),
-        )
+    winner = require_tactics_winner(
+        state, side, _("The Tactics winner (side {side}) splits the melees (IV-C).")
+    )
     names = {f: d["label"] for f, d in state["fighters"].items()}
     raw = command.get("combats")
     if raw == "suggested":
@@ -135,7 +130,7 @@ def form_combats(batch: Batch, side: str, command: Command) -> None:
         "combat_updated",
         {
             "combat": combat_state,
-            "pending": _pick_pending(state, winner),
+            "pending": _pick_pending(winner),
             "formed": [[c.one, *c.many] for c in combats],
         },
     )
@@ -213,11 +208,7 @@ def _current_or_none(state: State) -> dict[str, Any] | None:
 
 
 def legal_form_combats(state: State, side: str) -> list[dict[str, Any]]:
-    if (
-        state["phase"] != "combat"
-        or state["step"] != "forming"
-        or state["tactics"]["winner"] != side
-    ):
+    if not tactics_winner_at(state, side, "combat", "forming"):
         return []
     return [{"type": "form_combats", "choices": {"combats": ["suggested"]}}]
 
@@ -293,14 +284,8 @@ def legal_end_combat(state: State, side: str) -> list[dict[str, Any]]:
     return [{"type": "end_combat"}]
 
 
-def _pick_pending(state: State, picker: str) -> dict[str, Any]:
-    return {
-        "kind": "choice",
-        "purpose": "choose_combat",
-        "side": picker,
-        "section": "IV-C",
-        "context": {},
-    }
+def _pick_pending(picker: str) -> dict[str, Any]:
+    return choice_pending(purpose="choose_combat", side=picker, section="IV-C")
 
 
 def choose_combat(batch: Batch, side: str, command: Command) -> None:
@@ -556,7 +541,7 @@ def end_combat(batch: Batch, side: str, command: Command) -> None:
             "combat": dict(
                 state["combat"], combats=combats, current=None, picker=picker
             ),
-            "pending": _pick_pending(state, picker) if left else None,
+            "pending": _pick_pending(picker) if left else None,
             "ended": index,
         },
     )

@@ -57,11 +57,41 @@ def faces_from(dice: DiceSource, count: int) -> list[int]:
         ) from None
 
 
+def whole_between(value: Any, low: int, high: int, message: str) -> int:
+    """``value`` if it is a whole number (not a bool) from ``low`` to ``high``,
+    else ``IllegalAction(message)`` with ``low`` and ``high`` to fill it in."""
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not low <= value <= high
+    ):
+        raise IllegalAction(message, low=low, high=high)
+    return value
+
+
 def require_phase(state: State, phase: str, step: str | None = None) -> None:
     if state["phase"] == "finished":
         raise IllegalAction(_("The game is over."))
     if state["phase"] != phase or (step is not None and state["step"] != step):
         raise IllegalAction(_("That cannot be done now: the game moved on."))
+
+
+def tactics_winner_at(state: State, side: str, phase: str, step: str) -> bool:
+    """Whether the game is at ``phase``/``step`` and ``side`` won the Tactics."""
+    return (
+        state["phase"] == phase
+        and state["step"] == step
+        and state["tactics"]["winner"] == side
+    )
+
+
+def require_tactics_winner(state: State, side: str, message: str) -> str:
+    """The Tactics winner, when ``side`` is it; else ``IllegalAction(message)``
+    naming the winner's ``side``."""
+    winner = state["tactics"]["winner"]
+    if side != winner:
+        raise IllegalAction(message, side=winner.upper())
+    return winner
 
 
 def require_no_pending(state: State) -> None:

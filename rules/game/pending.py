@@ -11,6 +11,25 @@ from rules.game import state as st
 from rules.game.common import State, fraction_text
 
 
+def choice_pending(
+    *,
+    purpose: str,
+    side: str,
+    section: str,
+    context: Mapping[str, Any] | None = None,
+    **details: Any,
+) -> dict[str, Any]:
+    """The game waits for ``side`` to choose (``details``: the options, odds)."""
+    return {
+        "kind": "choice",
+        "purpose": purpose,
+        "side": side,
+        "section": section,
+        **details,
+        "context": dict(context or {}),
+    }
+
+
 def test_pending(
     *,
     purpose: str,

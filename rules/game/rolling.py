@@ -27,6 +27,7 @@ from rules.game.common import (
 )
 from rules.game.pending import (
     attack_wound_pending,
+    choice_pending,
     opposed_roll_of,
     roll_to_dict,
     test_roll_of,
@@ -270,19 +271,18 @@ def _after_test(
         target = context["target"]
         left = dice_left(combat, target, "defence")
         if left > 0:
-            return {
-                "kind": "choice",
-                "purpose": "parry",
-                "side": state["fighters"][target]["side"],
-                "section": "IV-C",
-                "options": ["parry", "take"],
-                "parry_odds": fraction_text(
+            return choice_pending(
+                purpose="parry",
+                side=state["fighters"][target]["side"],
+                section="IV-C",
+                options=["parry", "take"],
+                parry_odds=fraction_text(
                     odds.test_success(
                         st.value_of(state, target, "DEF") or 0, result.final
                     )
                 ),
-                "context": {**context, "attack_final": result.final},
-            }
+                context={**context, "attack_final": result.final},
+            )
         return attack_wound_pending(state, context)
     if purpose == "parry" and not result.success:
         return attack_wound_pending(state, context)

@@ -17,6 +17,8 @@ from rules.game.common import (
     label_of,
     own_fighter,
     require_phase,
+    require_tactics_winner,
+    tactics_winner_at,
 )
 from rules.sequence import validate_sequence
 from rules.tactics import Army, TacticsFighter, tactics_eligibility
@@ -151,11 +153,7 @@ def _maybe_ready_for_tactics(batch: Batch) -> None:
 
 
 def legal_choose_first(state: State, side: str) -> list[dict[str, Any]]:
-    if (
-        state["phase"] != "strategic"
-        or state["step"] != "first_choice"
-        or state["tactics"]["winner"] != side
-    ):
+    if not tactics_winner_at(state, side, "strategic", "first_choice"):
         return []
     return [{"type": "choose_first", "choices": {"first": list(st.SIDES)}}]
 
@@ -163,12 +161,11 @@ def legal_choose_first(state: State, side: str) -> list[dict[str, Any]]:
 def choose_first(batch: Batch, side: str, command: Command) -> None:
     state = batch.state
     require_phase(state, "strategic", "first_choice")
-    winner = state["tactics"]["winner"]
-    if side != winner:
-        raise IllegalAction(
-            _("Only the Tactics winner (side {side}) chooses who speaks first."),
-            side=winner.upper(),
-        )
+    require_tactics_winner(
+        state,
+        side,
+        _("Only the Tactics winner (side {side}) chooses who speaks first."),
+    )
     first = command.get("first")
     if first not in st.SIDES:
         raise IllegalAction(_("Choose side A or side B."))

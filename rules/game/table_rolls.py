@@ -32,6 +32,7 @@ from rules.game.common import (
     label_of,
     own_fighter,
     require_no_pending,
+    whole_between,
 )
 from rules.scatter import scatter_from_faces
 from rules.several_dice import MAX_DICE, DiceTest, dice_test_choice, dice_test_success
@@ -41,16 +42,6 @@ MAX_DIFFICULTY = 30
 MAX_MODIFIER = 10
 MAX_LABEL = 60
 FEAR_CONVENTION = "IX"  # the fear chapter, not among the seeds: table convention
-
-
-def _whole(value: Any, low: int, high: int, message: str) -> int:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int)
-        or not low <= value <= high
-    ):
-        raise IllegalAction(message, low=low, high=high)
-    return value
 
 
 def _label(command: Command) -> str:
@@ -128,7 +119,7 @@ def characteristic_test(batch: Batch, side: str, command: Command) -> None:
     own_fighter(state, side, fighter_id)
     characteristic = command.get("characteristic")
     current = _value(state, fighter_id, characteristic)
-    modifier = _whole(
+    modifier = whole_between(
         command.get("modifier", 0) or 0,
         -MAX_MODIFIER,
         MAX_MODIFIER,
@@ -138,7 +129,7 @@ def characteristic_test(batch: Batch, side: str, command: Command) -> None:
     if use not in USES:
         raise IllegalAction(_("Say what the test is for: courage, rally, spell..."))
     label = _label(command)
-    count = _whole(
+    count = whole_between(
         command.get("dice", 1) or 1,
         1,
         MAX_DICE,
@@ -183,7 +174,7 @@ def characteristic_test(batch: Batch, side: str, command: Command) -> None:
         return
     if command.get("difficulty") in (None, ""):
         raise IllegalAction(_("Give a difficulty, or an opposing fighter (II-A-3)."))
-    difficulty = _whole(
+    difficulty = whole_between(
         command.get("difficulty"),
         1,
         MAX_DIFFICULTY,

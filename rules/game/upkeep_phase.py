@@ -24,6 +24,7 @@ from rules.game.common import (
     fraction_text,
     require_no_pending,
     require_phase,
+    whole_between,
 )
 from rules.tactics import parse_skill
 from rules.upkeep import UpkeepFighter, UpkeepStep, upkeep_checklist
@@ -384,16 +385,6 @@ def _effect_upkeep(
     return {"effect": {"id": effect["id"], "ends": True}}
 
 
-def _small(value: Any, low: int, high: int, message: str) -> int:
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int)
-        or not low <= value <= high
-    ):
-        raise IllegalAction(message, low=low, high=high)
-    return value
-
-
 def record_effect(batch: Batch, side: str, command: Command) -> None:
     """A player records a lasting effect on a fighter (II-C-3, IV-D-3).
 
@@ -443,7 +434,7 @@ def record_effect(batch: Batch, side: str, command: Command) -> None:
     while any(e["id"] == effect["id"] for e in effects):
         effect["id"] += "'"
     if duration == "turns":
-        effect["turns_left"] = _small(
+        effect["turns_left"] = whole_between(
             command.get("turns"),
             1,
             MAX_EFFECT_TURNS,
@@ -462,7 +453,7 @@ def record_effect(batch: Batch, side: str, command: Command) -> None:
         effect.update(
             caster=caster_id,
             resource=resource,
-            cost=_small(
+            cost=whole_between(
                 command.get("cost"),
                 0,
                 99,

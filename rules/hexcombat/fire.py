@@ -21,6 +21,7 @@ from rules.hexcombat.lines import (
     SizeWording,
     capacity_and_support_lines,
     effective_capacity,
+    formation_lines,
     other_line,
     size_lines,
     weapon_system_line,
@@ -334,18 +335,12 @@ def _weather_lines(s: FireSituation) -> list[Modifier]:
 
 
 def _formation_lines(s: FireSituation) -> list[Modifier]:
-    formation = Formation(s.target_formation)
-    if formation == Formation.NONE:
-        return []
-    shield_wall = formation == Formation.SHIELD_WALL
-    return [
-        Modifier(
-            f"target_{formation.value}",
-            _("Target in a shield wall") if shield_wall else _("Target in tortoise"),
-            -1 if shield_wall else -2,
-            "-1 si la Cible est une Formation en Mur de Boucliers, -2 en mode Tortue",
-        )
-    ]
+    return formation_lines(
+        s.target_formation,
+        "target_",
+        (_("Target in a shield wall"), _("Target in tortoise")),
+        "-1 si la Cible est une Formation en Mur de Boucliers, -2 en mode Tortue",
+    )
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""The lines both advantages print: weapon system, capacities, supports, size.
+"""The lines both advantages print: weapon system, capacities, supports, size,
+formation.
 
 "Calcul de l'Avantage au Choc" and "Calcul de l'Avantage au Tir" share these
 lines, with the attacker/defender of the one standing for the shooter/target of
@@ -17,6 +18,7 @@ from rules.hexcombat.words import (
     CAPACITY_SYMBOL,
     CAPACITY_VALUE,
     Capacity,
+    Formation,
     HexSize,
     Modifier,
     StackedCharacter,
@@ -176,6 +178,26 @@ def size_lines(
 def _worded(words: tuple[str, str], value: int) -> tuple[str, int, str]:
     label, sheet_line = words
     return label, value, sheet_line
+
+
+def formation_lines(
+    formation: Formation, prefix: str, labels: tuple[str, str], sheet_line: str
+) -> list[Modifier]:
+    """The defender's or target's formation: -1 in a shield wall, -2 in
+    tortoise (``labels``: the section's words for each)."""
+    formation = Formation(formation)
+    if formation == Formation.NONE:
+        return []
+    shield_wall = formation == Formation.SHIELD_WALL
+    shield_wall_label, tortoise_label = labels
+    return [
+        Modifier(
+            f"{prefix}{formation.value}",
+            shield_wall_label if shield_wall else tortoise_label,
+            -1 if shield_wall else -2,
+            sheet_line,
+        )
+    ]
 
 
 def weapon_system_line(value: int) -> list[Modifier]:

@@ -15,6 +15,7 @@ from rules.hexcombat.lines import (
     SideWording,
     SizeWording,
     capacity_and_support_lines,
+    formation_lines,
     other_line,
     size_lines,
     weapon_system_line,
@@ -305,20 +306,12 @@ def _flight_lines(s: ShockSituation) -> list[Modifier]:
 
 
 def _formation_lines(s: ShockSituation) -> list[Modifier]:
-    formation = Formation(s.defender_formation)
-    if formation == Formation.NONE:
-        return []
-    shield_wall = formation == Formation.SHIELD_WALL
-    return [
-        Modifier(
-            formation.value,
-            _("Defender in a shield wall")
-            if shield_wall
-            else _("Defender in tortoise"),
-            -1 if shield_wall else -2,
-            "-1 Attaque sur une Formation en Mur de Boucliers, -2 en mode Tortue",
-        )
-    ]
+    return formation_lines(
+        s.defender_formation,
+        "",
+        (_("Defender in a shield wall"), _("Defender in tortoise")),
+        "-1 Attaque sur une Formation en Mur de Boucliers, -2 en mode Tortue",
+    )
 
 
 def _shock_direction_lines(s: ShockSituation) -> list[Modifier]:
