@@ -71,6 +71,24 @@ def fighter_with(game, side, code, *, without=None):
     raise AssertionError(f"no fighter of side {side} with {code}")
 
 
+def characteristic_test(client, game, fighter, characteristic, **data):
+    """Ask for a characteristic test (II-A): difficulty 7 unless opposed, for no
+    special use, unless ``data`` says otherwise."""
+    data = {
+        "use": "other",
+        **({} if "opponent" in data else {"difficulty": "7"}),
+        **data,
+    }
+    return act(
+        client,
+        game,
+        type="characteristic_test",
+        fighter=fighter,
+        characteristic=characteristic,
+        **data,
+    )
+
+
 def events(game) -> int:
     return GameEvent.objects.filter(game=game).count()
 
@@ -79,15 +97,8 @@ def test_a_player_tests_a_characteristic_and_both_phones_see_the_odds_and_result
     game, phone_a, phone_b
 ):
     fighter = fighter_with(game, "a", "COU")
-    response = act(
-        phone_a,
-        game,
-        type="characteristic_test",
-        fighter=fighter,
-        characteristic="COU",
-        difficulty="7",
-        use="spell",
-        label="Fireball",
+    response = characteristic_test(
+        phone_a, game, fighter, "COU", use="spell", label="Fireball"
     )
     assert response.status_code == 200
     page = response.content.decode()
@@ -107,15 +118,7 @@ def test_a_player_tests_a_characteristic_and_both_phones_see_the_odds_and_result
 def test_an_opposed_test_is_answered_by_the_opponents_phone(game, phone_a, phone_b):
     mine = fighter_with(game, "a", "INI")
     theirs = fighter_with(game, "b", "INI")
-    act(
-        phone_a,
-        game,
-        type="characteristic_test",
-        fighter=mine,
-        characteristic="INI",
-        opponent=theirs,
-        use="other",
-    )
+    characteristic_test(phone_a, game, mine, "INI", opponent=theirs)
     before = events(game)
     refused = act(phone_a, game, type="roll").content.decode()
     assert "Side B makes this roll." in refused
@@ -164,26 +167,11 @@ def test_bad_input_gets_a_clear_message_and_logs_nothing(
 def test_a_side_cannot_test_the_other_sides_fighter(game, phone_a, phone_b):
     theirs = fighter_with(game, "b", "DIS")
     before = events(game)
-    page = act(
-        phone_a,
-        game,
-        type="characteristic_test",
-        fighter=theirs,
-        characteristic="DIS",
-        difficulty="7",
-        use="other",
-    ).content.decode()
+    page = characteristic_test(phone_a, game, theirs, "DIS").content.decode()
     assert "That fighter is not yours." in page
     # Nor may a phone say it acts for the other side.
-    response = act(
-        phone_b,
-        game,
-        side="a",
-        type="characteristic_test",
-        fighter=fighter_with(game, "a", "COU"),
-        characteristic="COU",
-        difficulty="7",
-        use="other",
+    response = characteristic_test(
+        phone_b, game, fighter_with(game, "a", "COU"), "COU", side="a"
     )
     assert response.status_code == 403
     assert events(game) == before
@@ -194,15 +182,7 @@ def test_an_eliminated_fighter_cannot_be_tested(game, phone_a):
     game.state["fighters"][fighter]["eliminated"] = True
     game.save(update_fields=["state"])
     before = events(game)
-    page = act(
-        phone_a,
-        game,
-        type="characteristic_test",
-        fighter=fighter,
-        characteristic="COU",
-        difficulty="7",
-        use="other",
-    ).content.decode()
+    page = characteristic_test(phone_a, game, fighter, "COU").content.decode()
     assert "was eliminated" in page
     assert events(game) == before
 
@@ -213,15 +193,8 @@ def test_the_scatter_is_logged_and_verify_recomputes_every_roll(game, phone_a):
     assert scatter.dice == scatter.payload["faces"]
     assert scatter.dice_source == "seeded"
     assert f"{scatter.payload['distance_cm']} cm" in board(phone_a, game)
-    act(
-        phone_a,
-        game,
-        type="characteristic_test",
-        fighter=fighter_with(game, "a", "COU"),
-        characteristic="COU",
-        difficulty="7",
-        dice="3",
-        use="rally",
+    characteristic_test(
+        phone_a, game, fighter_with(game, "a", "COU"), "COU", dice="3", use="rally"
     )
     act(phone_a, game, type="roll")
     game.refresh_from_db()
