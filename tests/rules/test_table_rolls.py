@@ -12,7 +12,7 @@ from rules import odds
 from rules.dice import ScriptedDice
 from rules.game import choice_odds, replay, summarize
 from rules.several_dice import DiceTest, dice_test_choice, dice_test_success
-from tests.rules.test_game import Table, card, setup
+from tests.support.table import Table, card, setup
 
 
 def of_kind(events, kind):
