@@ -6,26 +6,23 @@ import random
 import re
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 
-from battles.models import Army, Game, GameEvent, GameSeat
-from battles.models.armies import Owner
+from battles.models import Game, GameEvent
 from battles.services import games as services
 from rules.errors import IllegalAction
 from rules.game import who_decides
 from tests.support.cast import phone_of
 from tests.support.game_bot import next_command
+from tests.support.live import demo_armies as demo_armies_loaded
+from tests.support.live import guests_game
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
 def demo_armies():
-    call_command("load_demo", verbosity=0)
-    armies = list(Army.objects.filter(is_demo=True).order_by("name"))
-    assert len(armies) >= 2
-    return armies[0], armies[1]
+    return demo_armies_loaded()
 
 
 @pytest.fixture
@@ -44,17 +41,9 @@ def opponent_client():
 
 @pytest.fixture
 def game(demo_armies, owner_client, opponent_client):
-    army_a, army_b = demo_armies
-    game = services.create_game(
-        owner=Owner(guest_key="owner-key"),
-        army_a=army_a,
-        army_b=army_b,
-        turns=6,
-        player_a="Anne",
-        player_b="Bruno",
+    return guests_game(
+        "owner-key", "opponent-key", turns=6, player_a="Anne", player_b="Bruno"
     )
-    GameSeat.objects.create(game=game, role="b", guest_key="opponent-key")
-    return game
 
 
 def act(client, game, **data):
@@ -411,14 +400,7 @@ def test_side_a_sees_the_share_link_and_side_b_does_not(
 def test_a_wound_waits_for_the_other_phone_which_may_dispute_it(
     demo_armies, owner_client, opponent_client
 ):
-    army_a, army_b = demo_armies
-    game = services.create_game(
-        owner=Owner(guest_key="owner-key"),
-        army_a=army_a,
-        army_b=army_b,
-        require_confirmation=True,
-    )
-    GameSeat.objects.create(game=game, role="b", guest_key="opponent-key")
+    game = guests_game("owner-key", "opponent-key", require_confirmation=True)
     game = play_until(game, kind="wound_rolled", side="a")
     wound = game.events.filter(kind="wound_rolled", side="a").last()
     board = opponent_client.get(f"/games/{game.public_id}/board").content.decode()

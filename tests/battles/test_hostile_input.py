@@ -27,6 +27,7 @@ from battles.validation import (
 from rules.game import replay
 from rules.game.state import cards_in_play
 from tests.support.cast import phone_of
+from tests.support.live import guests_game
 
 pytestmark = pytest.mark.django_db
 
@@ -37,12 +38,7 @@ CONTROL = "\x00\x01\x07\x1b\x7f\x85"
 @pytest.fixture
 def table():
     """A two-phone game: side A's phone, the game, its log length."""
-    call_command("load_demo", verbosity=0)
-    army_a, army_b = Army.objects.filter(is_demo=True).order_by("pk")[:2]
-    game = services.create_game(
-        owner=Owner(guest_key="hostile-a"), army_a=army_a, army_b=army_b
-    )
-    GameSeat.objects.create(game=game, role="b", guest_key="hostile-b")
+    game = guests_game("hostile-a", "hostile-b")
     return game, phone_of("hostile-a", Client(HTTP_ACCEPT_LANGUAGE="en"))
 
 

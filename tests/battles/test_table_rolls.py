@@ -6,37 +6,26 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 
-from battles.models import Army, Game, GameEvent, GameSeat
-from battles.models.armies import Owner
+from battles.models import Game, GameEvent
 from battles.services import games as services
 from tests.support.cast import phone_of
+from tests.support.live import guests_game
 
 pytestmark = pytest.mark.django_db
-
-
-def _demo_game(order: str):
-    call_command("load_demo", verbosity=0)
-    army_a, army_b = list(Army.objects.filter(is_demo=True).order_by(order))[:2]
-    game = services.create_game(
-        owner=Owner(guest_key="owner-key"), army_a=army_a, army_b=army_b, turns=6
-    )
-    GameSeat.objects.create(game=game, role="b", guest_key="opponent-key")
-    return game
 
 
 @pytest.fixture
 def game():
     """Side A the demo Griffons (Courage), side B the demo Wolfen (PEUR)."""
-    return _demo_game("name")
+    return guests_game("owner-key", "opponent-key", turns=6)
 
 
 @pytest.fixture
 def wolfen_against_griffons():
     """Side B the demo Griffons: fighters with Courage, who can rally."""
-    return _demo_game("-name")
+    return guests_game("owner-key", "opponent-key", wolfen_first=True, turns=6)
 
 
 @pytest.fixture

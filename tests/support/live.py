@@ -35,6 +35,24 @@ def seat(game: Game, owner: Owner, role: str) -> GameSeat:
     )
 
 
+def guests_game(
+    owner_key: str, opponent_key: str, *, wolfen_first: bool = False, **options
+) -> Game:
+    """A game of the two demo armies between two guests: ``owner_key`` holds
+    side A (the Griffons, or the Wolfen if ``wolfen_first``), ``opponent_key``
+    side B."""
+    from battles.services.games import create_game
+
+    army_a, army_b = demo_armies()
+    if wolfen_first:
+        army_a, army_b = army_b, army_a
+    game = create_game(
+        owner=Owner(guest_key=owner_key), army_a=army_a, army_b=army_b, **options
+    )
+    seat(game, Owner(guest_key=opponent_key), SeatRole.SIDE_B)
+    return game
+
+
 def two_phone_game(**options) -> Game:
     """Side A for OWNER, side B for OPPONENT, SPECTATOR watching."""
     game = new_game(**options)
