@@ -235,33 +235,29 @@ def magistrat_in_contact(game):
     return game
 
 
-def test_COURIR_a_fighter_in_contact_cannot_run(game, owner_client):
-    """COURIR: "Un combattant ne peut effectuer une course que s'il est libre de
-    tout adversaire au moment de son activation." """
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        # COURIR: "Un combattant ne peut effectuer une course que s'il est libre
+        # de tout adversaire au moment de son activation."
+        pytest.param("run", "COURIR", id="COURIR"),
+        # MARCHER: "il doit parvenir à se désengager avant de pouvoir effectuer
+        # une marche."
+        pytest.param("walk", "disengage", id="MARCHER"),
+    ],
+)
+def test_a_fighter_in_contact_can_neither_run_nor_walk(
+    game, owner_client, action, message
+):
     game = magistrat_in_contact(game)
     refused_by_the_view(
         owner_client,
         game,
-        "COURIR",
+        message,
         side="a",
         type="declare",
         fighter="a1.1",
-        action="run",
-    )
-
-
-def test_MARCHER_a_fighter_in_contact_disengages_before_it_walks(game, owner_client):
-    """MARCHER: "il doit parvenir à se désengager avant de pouvoir effectuer une
-    marche." """
-    game = magistrat_in_contact(game)
-    refused_by_the_view(
-        owner_client,
-        game,
-        "disengage",
-        side="a",
-        type="declare",
-        fighter="a1.1",
-        action="walk",
+        action=action,
     )
 
 
