@@ -23,6 +23,7 @@ import pytest
 from tests.support.aio import run_async
 from tests.support.live import parse_sse
 from tests.support.servers import reachable, server_env, shell_json, uvicorn
+from tests.support.sse import versions
 
 ADMIN_POSTGRES_URL = os.environ.get(
     "LIVE_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres"
@@ -102,11 +103,6 @@ class OpenStream:
             pass
 
 
-def _versions(messages) -> list[int]:
-    assert all(m.event == "version" and m.id == m.data for m in messages)
-    return [int(m.id) for m in messages]
-
-
 async def _act_through(base: str, session: str, game: dict, side: str) -> int:
     """A real tap: the game page, then the form's POST with its CSRF token."""
     async with httpx.AsyncClient(base_url=base, cookies={"sessionid": session}) as a:
@@ -157,7 +153,7 @@ def test_an_action_on_one_process_reaches_a_stream_on_another(bus_settings):
                 heard = await stream.wait_for(1, DELIVERY_SECONDS)
                 heard_at = time.monotonic()
                 await stream.close()  # the phone sleeps...
-                assert _versions(heard) == [version]
+                assert versions(heard) == [version]
 
                 missed = await asyncio.to_thread(
                     shell_json,
@@ -173,7 +169,7 @@ def test_an_action_on_one_process_reaches_a_stream_on_another(bus_settings):
                 await stream.close()
                 return (
                     missed,
-                    _versions(stream.messages),
+                    versions(stream.messages),
                     answered_at - acted_at,
                     heard_at - answered_at,
                 )
