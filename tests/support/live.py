@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import socket
 
 from battles.models.armies import Army, Owner
 from battles.models.games import Game, GameSeat, SeatRole
@@ -73,9 +72,3 @@ def play(game: Game, actions: int, seed: int = 1) -> list[int]:
         result = perform_action(game, side, command)
         versions.append(result.game.version)
     return versions
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
