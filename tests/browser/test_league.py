@@ -14,6 +14,7 @@ from battles.models.league import LeagueResult, ResultStatus
 from battles.services import league as services
 from tests.browser.conftest import open_phone, serious_accessibility_violations
 from tests.support.club import club_in_season
+from tests.support.phone_page import hold_session
 from tests.support.shots import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,15 +24,7 @@ def signed_in(page, live_server, user) -> None:
     """The phone's browser holds a session of ``user`` (no password typed)."""
     client = Client()
     client.force_login(user)
-    page.context.add_cookies(
-        [
-            {
-                "name": "sessionid",
-                "value": client.cookies["sessionid"].value,
-                "url": live_server.url,
-            }
-        ]
-    )
+    hold_session(page, live_server.url, client.cookies["sessionid"].value)
 
 
 def hang_up(pages, problems) -> None:
