@@ -15,7 +15,7 @@ from rules.game import who_decides
 from tests.support.cast import phone_of
 from tests.support.game_bot import next_command
 from tests.support.live import demo_armies as demo_armies_loaded
-from tests.support.live import guests_game
+from tests.support.live import guests_game, new_game_form
 
 pytestmark = pytest.mark.django_db
 
@@ -96,13 +96,7 @@ def test_creating_a_game_makes_me_side_a(owner_client, demo_armies):
     army_a, army_b = demo_armies
     response = owner_client.post(
         "/games/new/",
-        {
-            "army_a": army_a.pk,
-            "army_b": army_b.pk,
-            "turns": 4,
-            "mode": "two_phones",
-            "dice_mode": "app",
-        },
+        new_game_form(army_a, army_b),
     )
     assert response.status_code == 302
     game = Game.objects.get()

@@ -27,7 +27,7 @@ from battles.validation import (
 from rules.game import replay
 from rules.game.state import cards_in_play
 from tests.support.cast import phone_of
-from tests.support.live import guests_game
+from tests.support.live import demo_armies, guests_game, new_game_form
 
 pytestmark = pytest.mark.django_db
 
@@ -206,19 +206,11 @@ def test_an_army_file_with_a_nul_byte_is_refused_and_imports_nothing(guest_clien
 
 
 def test_a_new_game_title_with_control_characters_is_refused(guest_client):
-    call_command("load_demo", verbosity=0)
+    army_a, army_b = demo_armies()
     games = services.Game.objects.count()
-    army_a, army_b = Army.objects.filter(is_demo=True).order_by("pk")[:2]
     response = guest_client.post(
         "/games/new/",
-        {
-            "title": "Bad\x00title",
-            "army_a": army_a.pk,
-            "army_b": army_b.pk,
-            "turns": "6",
-            "mode": "two_phones",
-            "dice_mode": "app",
-        },
+        new_game_form(army_a, army_b, title="Bad\x00title", turns="6"),
     )
     assert response.status_code == 200
     assert "title" in response.context["form"].errors

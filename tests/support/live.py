@@ -34,6 +34,19 @@ def seat(game: Game, owner: Owner, role: str) -> GameSeat:
     )
 
 
+def new_game_form(army_a: Army, army_b: Army, **fields) -> dict:
+    """What the new-game form posts for a two-phone game of 4 turns with the
+    app's dice; ``fields`` change or add to it."""
+    return {
+        "army_a": army_a.pk,
+        "army_b": army_b.pk,
+        "turns": 4,
+        "mode": "two_phones",
+        "dice_mode": "app",
+        **fields,
+    }
+
+
 def guests_game(
     owner_key: str, opponent_key: str, *, wolfen_first: bool = False, **options
 ) -> Game:
