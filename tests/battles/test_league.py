@@ -218,42 +218,27 @@ def test_a_bad_report_over_http_says_why_next_to_the_field_and_saves_nothing(cas
     client = client_for(cast["bob"])
     before = saved()
     url = reverse("result_report", args=[cast["season"].pk])
-    response = client.post(
-        url,
-        {
+
+    def post(**fields):
+        """A report of a game played after the season, with ``fields``."""
+        data = {
             "opponent": cast["carol"].pk,
             "played_on": (cast["season"].ends + timedelta(days=3)).isoformat(),
             "result": "won",
             "score_for": "10",
-            "score_against": "99999999999999999999",
-        },
-    )
+            "score_against": "3",
+            **fields,
+        }
+        return client.post(url, data)
+
+    response = post(score_against="99999999999999999999")
     assert response.status_code == 200
     body = response.content.decode()
     assert "Ensure this value is less than or equal to" in body
     assert saved() == before
-    response = client.post(
-        url,
-        {
-            "opponent": cast["carol"].pk,
-            "played_on": (cast["season"].ends + timedelta(days=3)).isoformat(),
-            "result": "won",
-            "score_for": "10",
-            "score_against": "3",
-            "people_for": "Griffons\x07",
-        },
-    )
+    response = post(people_for="Griffons\x07")
     assert "invisible control characters" in response.content.decode()
-    response = client.post(
-        url,
-        {
-            "opponent": cast["carol"].pk,
-            "played_on": (cast["season"].ends + timedelta(days=3)).isoformat(),
-            "result": "won",
-            "score_for": "10",
-            "score_against": "3",
-        },
-    )
+    response = post()
     assert "The date is outside the season" in response.content.decode()
     assert saved() == before
 

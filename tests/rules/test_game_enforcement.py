@@ -38,6 +38,16 @@ def magistrat_in_contact_since_last_turn():
     return table
 
 
+def to_combat(table) -> None:
+    """Every card still to come is drawn and its activation ended at once."""
+    while table.state["phase"] == "activation":
+        side = waiting_for(table.state).pop()
+        if table.state["active"]:
+            table.play(side, {"type": "end_activation"})
+        else:
+            table.play(side, {"type": "draw", "action": "draw"})
+
+
 def test_COURIR_a_fighter_in_contact_at_its_activation_cannot_run():
     """COURIR: "Un combattant ne peut effectuer une course que s'il est libre de
     tout adversaire au moment de son activation." """
@@ -81,12 +91,7 @@ def test_after_a_failed_disengagement_no_move_and_every_combat_die_in_defence():
     table.refuses("a", declaration("a1.1", "walk"), "disengage")
     table.refuses("a", declaration("a1.1", "engagement", "b1.3"), "failed to disengage")
     table.play("a", {"type": "end_activation"})
-    while table.state["phase"] == "activation":
-        side = waiting_for(table.state).pop()
-        if table.state["active"]:
-            table.play(side, {"type": "end_activation"})
-        else:
-            table.play(side, {"type": "draw", "action": "draw"})
+    to_combat(table)
     assert table.state["phase"] == "combat"
     table.play("a", {"type": "form_combats", "combats": "suggested"})
     table.play("a", {"type": "choose_combat", "combat": 0})
@@ -151,12 +156,7 @@ def test_mystic_actions_only_for_magicians_and_the_faithful():
 def fighting_one_combat():
     table = b_charges_the_magistrat()
     table.play("a", {"type": "end_activation"})
-    while table.state["phase"] == "activation":
-        side = waiting_for(table.state).pop()
-        if table.state["active"]:
-            table.play(side, {"type": "end_activation"})
-        else:
-            table.play(side, {"type": "draw", "action": "draw"})
+    to_combat(table)
     table.play("a", {"type": "form_combats", "combats": "suggested"})
     table.play("a", {"type": "choose_combat", "combat": 0})
     return table
