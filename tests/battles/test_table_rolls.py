@@ -215,16 +215,20 @@ def test_a_lasting_effect_is_recorded_listed_and_ended_by_its_owner(
     game, phone_a, phone_b
 ):
     fighter = fighter_with(game, "a", "COU")
-    act(
-        phone_a,
-        game,
-        type="record_effect",
-        fighter=fighter,
-        name="Bénédiction",
-        kind="spell",
-        duration="turns",
-        turns="2",
-    )
+
+    def record_spell(name: str, turns: str):
+        return act(
+            phone_a,
+            game,
+            type="record_effect",
+            fighter=fighter,
+            name=name,
+            kind="spell",
+            duration="turns",
+            turns=turns,
+        )
+
+    record_spell("Bénédiction", "2")
     game.refresh_from_db()
     effect = game.state["effects"][0]
     assert "Bénédiction" in board(phone_b, game)
@@ -233,16 +237,7 @@ def test_a_lasting_effect_is_recorded_listed_and_ended_by_its_owner(
     act(phone_a, game, type="end_effect", effect=effect["id"])
     game.refresh_from_db()
     assert game.state["effects"] == []
-    bad = act(
-        phone_a,
-        game,
-        type="record_effect",
-        fighter=fighter,
-        name="X",
-        kind="spell",
-        duration="turns",
-        turns="21",
-    ).content.decode()
+    bad = record_spell("X", "21").content.decode()
     assert "An effect lasts 1 to 20 turns." in bad
 
 
