@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from tests.support.aio import run_async
+from tests.support.aio import hang_up, run_async
 from tests.support.live import parse_sse
 from tests.support.servers import reachable, server_env, shell_json, uvicorn
 from tests.support.sse import versions
@@ -96,11 +96,7 @@ class OpenStream:
         return self.messages
 
     async def close(self) -> None:
-        self.task.cancel()
-        try:
-            await self.task
-        except asyncio.CancelledError:
-            pass
+        await hang_up(self.task)
 
 
 async def _act_through(base: str, session: str, game: dict, side: str) -> int:

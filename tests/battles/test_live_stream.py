@@ -19,7 +19,7 @@ from django.test import AsyncClient
 from django.urls import reverse
 
 from battles.live import bus as live_bus
-from tests.support.aio import run_async
+from tests.support.aio import hang_up, run_async
 from tests.support.cast import OPPONENT, OUTSIDER, OWNER, SPECTATOR, phone_of
 from tests.support.live import parse_sse, play, two_phone_game
 from tests.support.sse import versions
@@ -103,11 +103,7 @@ class Stream:
         return self.ended
 
     async def close(self) -> None:
-        self.pump.cancel()
-        try:
-            await self.pump
-        except asyncio.CancelledError:
-            pass
+        await hang_up(self.pump)
 
 
 async def open_stream(client, game, **headers) -> Stream:
