@@ -1,4 +1,3 @@
-# ruff: noqa: F811 (the fixtures of test_games are imported by name)
 """Issue #10 through the services and the views: the rules the game enforces,
 and an undo that cannot buy new dice.
 
@@ -15,15 +14,7 @@ from battles.models.armies import Owner
 from battles.services import games as services
 from rules.errors import IllegalAction
 from rules.game import legal_actions, replay, waiting_for
-from tests.battles.test_games import (  # noqa: F401 (fixtures)
-    act,
-    demo_armies,
-    game,
-    opponent_client,
-    owner_client,
-    to_activation,
-    to_first_choice,
-)
+from tests.support.game_steps import act, to_activation, to_first_choice
 
 pytestmark = pytest.mark.django_db
 

@@ -11,6 +11,7 @@ from django.test import Client
 from battles.models import Game, GameEvent
 from battles.services import games as services
 from tests.support.cast import phone_of
+from tests.support.game_steps import act
 from tests.support.live import guests_game
 
 pytestmark = pytest.mark.django_db
@@ -36,12 +37,6 @@ def phone_a():
 @pytest.fixture
 def phone_b():
     return phone_of("opponent-key", Client(HTTP_ACCEPT_LANGUAGE="en"))
-
-
-def act(client, game, **data):
-    game.refresh_from_db()
-    data.setdefault("version", game.version)
-    return client.post(f"/games/{game.public_id}/act", data, HTTP_HX_REQUEST="true")
 
 
 def board(client, game) -> str:

@@ -13,6 +13,7 @@ import pytest
 from django.test import Client
 
 from tests.support.cast import phone_of
+from tests.support.game_steps import act
 from tests.support.live import guests_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -155,9 +156,7 @@ def phone(key: str, language: str) -> Client:
 
 
 def tap(client: Client, game, **data) -> str:
-    game.refresh_from_db()
-    data.setdefault("version", game.version)
-    response = client.post(f"/games/{game.public_id}/act", data, HTTP_HX_REQUEST="true")
+    response = act(client, game, **data)
     assert response.status_code == 200
     game.refresh_from_db()
     return html.unescape(response.content.decode())
