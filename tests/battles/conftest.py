@@ -88,3 +88,45 @@ def anne(db, django_user_model):
     from tests.support.cast import PASSWORD
 
     return django_user_model.objects.create_user("anne", password=PASSWORD)
+
+
+# --- A game between two guests' phones -------------------------------------------
+# (test_games and test_legal_and_undo; a test file with its own ``game`` keeps it.)
+
+
+@pytest.fixture
+def demo_armies(db):
+    """The two demo armies: the Griffons, then the Wolfen."""
+    from tests.support.live import demo_armies
+
+    return demo_armies()
+
+
+@pytest.fixture
+def owner_client(client):
+    """Side A's phone (the guest "owner-key"), reading English."""
+    from tests.support.cast import phone_of
+
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"  # the texts checked are English
+    return phone_of("owner-key", client)
+
+
+@pytest.fixture
+def opponent_client():
+    """Side B's phone (the guest "opponent-key"), reading English."""
+    from django.test import Client
+
+    from tests.support.cast import phone_of
+
+    return phone_of("opponent-key", Client(HTTP_ACCEPT_LANGUAGE="en"))
+
+
+@pytest.fixture
+def game(demo_armies, owner_client, opponent_client):
+    """Anne (side A, ``owner_client``) against Bruno (side B, ``opponent_client``),
+    six turns."""
+    from tests.support.live import guests_game
+
+    return guests_game(
+        "owner-key", "opponent-key", turns=6, player_a="Anne", player_b="Bruno"
+    )

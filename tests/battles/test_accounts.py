@@ -13,7 +13,7 @@ from battles.models.armies import Owner
 from battles.services.accounts import adopt_guest_data
 from battles.services.armies import create_army, create_custom_card, delete_army
 from tests.support.cast import PASSWORD, phone_of
-from tests.support.live import new_game, seat
+from tests.support.live import new_game, new_game_form, seat
 
 pytestmark = [
     pytest.mark.django_db,
@@ -216,13 +216,7 @@ def test_a_guest_who_signs_up_keeps_their_army_and_their_side_everywhere(demo):
     )
     anne_phone.post(
         "/games/new/",
-        {
-            "army_a": army_a.pk,
-            "army_b": army_b.pk,
-            "turns": 4,
-            "mode": "two_phones",
-            "dice_mode": "app",
-        },
+        new_game_form(army_a, army_b),
     )
     game = Game.objects.get()
     guest_key = anne_phone.session["guest_key"]

@@ -10,20 +10,12 @@ from hypothesis.extra.django import TestCase
 from battles.forms.armies import ArmyForm, ReferenceCardForm
 from battles.models.armies import People
 
+# Each number field's accepted range, stated here rather than read from the form.
 RANGES = {
-    "ini": (0, 15),
-    "att": (0, 15),
-    "defense": (0, 15),
-    "tir": (0, 15),
-    "dis": (0, 15),
-    "cou": (0, 15),
-    "peur": (0, 15),
-    "force": (0, 20),
-    "res": (0, 20),
-    "pou": (0, 10),
-    "foi": (0, 10),
+    **dict.fromkeys(("ini", "att", "defense", "tir", "dis", "cou", "peur"), (0, 15)),
+    **dict.fromkeys(("force", "res", "weapon_strength"), (0, 20)),
+    **dict.fromkeys(("pou", "foi"), (0, 10)),
     "cost": (0, 1000),
-    "weapon_strength": (0, 20),
 }
 
 

@@ -15,18 +15,16 @@ from battles.files.army_json import (
     export_army_json,
     import_army_json,
 )
+from battles.models import armies as army_models
 from battles.models.armies import (
     Army,
     ArmyCard,
     CardAbility,
     CardSource,
-    Owner,
     People,
     ReferenceCard,
-    format_ability,
-    parse_abilities,
-    parse_ability,
 )
+from battles.models.identity import Owner
 from battles.services.armies import (
     ArmyError,
     add_card,
@@ -48,15 +46,15 @@ def with_cards(army: Army) -> Army:
 
 # --- Abilities -----------------------------------------------------------------
 def test_an_ability_reads_its_name_and_value():
-    assert parse_ability("Régénération/5") == ("Régénération", "5")
-    assert parse_ability("  Tueur  né / 1 ") == ("Tueur né", "1")
-    assert parse_ability("Mercenaire") == ("Mercenaire", "")
-    assert format_ability("Commandement", "X") == "Commandement/X"
-    assert format_ability("Mercenaire", "") == "Mercenaire"
+    assert army_models.parse_ability("Régénération/5") == ("Régénération", "5")
+    assert army_models.parse_ability("  Tueur  né / 1 ") == ("Tueur né", "1")
+    assert army_models.parse_ability("Mercenaire") == ("Mercenaire", "")
+    assert army_models.format_ability("Commandement", "X") == "Commandement/X"
+    assert army_models.format_ability("Mercenaire", "") == "Mercenaire"
 
 
 def test_abilities_typed_as_one_text_are_split_on_commas_semicolons_and_lines():
-    assert parse_abilities("Tueur né/1, Créature;Paria\nVol/X,,") == [
+    assert army_models.parse_abilities("Tueur né/1, Créature;Paria\nVol/X,,") == [
         ("Tueur né", "1"),
         ("Créature", ""),
         ("Paria", ""),

@@ -416,9 +416,15 @@ def test_player_text_is_escaped(guest_client, wolfen, guest):
     assert "&lt;script&gt;" in body
 
 
+def upload_catalogue(client, data_file: str, as_name: str | None = None):
+    """Post ``tests/battles/data/<data_file>`` to the catalogue page (under the
+    file name ``as_name``, if given)."""
+    upload = SimpleUploadedFile(as_name or data_file, (DATA / data_file).read_bytes())
+    return client.post("/armies/catalogues/", {"file": upload})
+
+
 def test_the_catalogue_page_imports_into_ones_own_library(client, db):
-    upload = SimpleUploadedFile("wolfen.cat", (DATA / "wolfen.cat").read_bytes())
-    response = client.post("/armies/catalogues/", {"file": upload})
+    response = upload_catalogue(client, "wolfen.cat")
     body = response.content.decode()
     assert response.status_code == 200
     assert "3 imported, 0 updated, 0 unchanged, 2 skipped." in body
@@ -431,14 +437,12 @@ def test_a_staff_upload_goes_to_the_shared_library(client, django_user_model):
         "arbitre", password="x" * 12, is_staff=True
     )
     client.force_login(staff)
-    upload = SimpleUploadedFile("wolfen.catz", (DATA / "wolfen.catz").read_bytes())
-    client.post("/armies/catalogues/", {"file": upload})
+    upload_catalogue(client, "wolfen.catz")
     assert ReferenceCard.objects.shared().count() == 3
 
 
 def test_a_hostile_catalogue_is_refused_with_a_message_and_writes_nothing(client, db):
-    upload = SimpleUploadedFile("lol.cat", (DATA / "billion-laughs.cat").read_bytes())
-    response = client.post("/armies/catalogues/", {"file": upload})
+    response = upload_catalogue(client, "billion-laughs.cat", as_name="lol.cat")
     body = response.content.decode()
     assert response.status_code == 200
     assert "refused for safety" in body

@@ -225,13 +225,18 @@ def test_an_english_catalogue_name_maps_to_the_existing_french_people(guest):
     assert People.objects.count() == 1
 
 
-@pytestmark_db
-def test_a_people_created_by_an_upload_stays_private_to_the_uploader(guest, outsider):
-    catalogue = (
+def vampires_catalogue() -> bytes:
+    """A catalogue of a people no table knows yet: "Vampires of Sylvania"."""
+    return (
         (NOTATIONS / "unmendable.cat")
         .read_bytes()
         .replace(b'name="Kelts Drune"', b'name="Vampires of Sylvania"')
     )
+
+
+@pytestmark_db
+def test_a_people_created_by_an_upload_stays_private_to_the_uploader(guest, outsider):
+    catalogue = vampires_catalogue()
     summary = import_catalogue(catalogue, owner=guest)
     assert summary.people_created
     vampires = People.objects.get(name="Vampires of Sylvania")
@@ -244,11 +249,7 @@ def test_a_people_created_by_an_upload_stays_private_to_the_uploader(guest, outs
 
 @pytestmark_db
 def test_a_second_upload_of_the_same_private_people_reuses_it(guest):
-    catalogue = (
-        (NOTATIONS / "unmendable.cat")
-        .read_bytes()
-        .replace(b'name="Kelts Drune"', b'name="Vampires of Sylvania"')
-    )
+    catalogue = vampires_catalogue()
     import_catalogue(catalogue, owner=guest)
     again = import_catalogue(catalogue, owner=guest)
     assert not again.people_created and again.unchanged == ["Guerrier drune"]
@@ -257,11 +258,7 @@ def test_a_second_upload_of_the_same_private_people_reuses_it(guest):
 
 @pytestmark_db
 def test_another_player_may_upload_a_people_of_the_same_name(guest, outsider):
-    catalogue = (
-        (NOTATIONS / "unmendable.cat")
-        .read_bytes()
-        .replace(b'name="Kelts Drune"', b'name="Vampires of Sylvania"')
-    )
+    catalogue = vampires_catalogue()
     import_catalogue(catalogue, owner=guest)
     import_catalogue(catalogue, owner=outsider)
     owners = set(
@@ -274,11 +271,7 @@ def test_another_player_may_upload_a_people_of_the_same_name(guest, outsider):
 
 @pytestmark_db
 def test_the_operators_import_makes_a_shared_people():
-    catalogue = (
-        (NOTATIONS / "unmendable.cat")
-        .read_bytes()
-        .replace(b'name="Kelts Drune"', b'name="Vampires of Sylvania"')
-    )
+    catalogue = vampires_catalogue()
     import_catalogue(catalogue)
     vampires = People.objects.get(name="Vampires of Sylvania")
     assert vampires.is_shared

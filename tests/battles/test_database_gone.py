@@ -7,14 +7,13 @@ looks to Django: every new cursor fails with the driver's OperationalError.
 from __future__ import annotations
 
 import pytest
-from django.core.management import call_command
 from django.db import OperationalError, connection
 from django.test import Client
 
-from battles.models import Army, GameEvent, GameSeat
-from battles.models.armies import Owner
-from battles.services import games as services
+from battles.models import GameEvent
 from rules.game.state import cards_in_play
+from tests.support.cast import phone_of
+from tests.support.live import guests_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,17 +47,8 @@ def outage(monkeypatch):
 
 @pytest.fixture
 def table():
-    call_command("load_demo", verbosity=0)
-    army_a, army_b = Army.objects.filter(is_demo=True).order_by("pk")[:2]
-    game = services.create_game(
-        owner=Owner(guest_key="outage-a"), army_a=army_a, army_b=army_b
-    )
-    GameSeat.objects.create(game=game, role="b", guest_key="outage-b")
-    phone = Client(HTTP_ACCEPT_LANGUAGE="en")
-    session = phone.session
-    session["guest_key"] = "outage-a"
-    session.save()
-    return game, phone
+    game = guests_game("outage-a", "outage-b")
+    return game, phone_of("outage-a", Client(HTTP_ACCEPT_LANGUAGE="en"))
 
 
 def test_a_page_without_its_database_is_a_styled_503_then_recovers(table, outage):

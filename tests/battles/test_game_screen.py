@@ -12,8 +12,9 @@ from django.test import Client
 from battles.models import GameSeat
 from battles.models.armies import Owner
 from rules.game import state as st
-from tests.battles.test_games import to_first_choice
 from tests.support.big_armies import big_game
+from tests.support.cast import phone_of
+from tests.support.game_steps import act, to_first_choice
 from tests.support.live import new_game
 
 pytestmark = pytest.mark.django_db
@@ -22,17 +23,7 @@ OWNER = Owner(guest_key="owner-key")
 
 
 def phone(key: str = "owner-key") -> Client:
-    client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    session = client.session
-    session["guest_key"] = key
-    session.save()
-    return client
-
-
-def tap(client, game, **data):
-    game.refresh_from_db()
-    data.setdefault("version", game.version)
-    return client.post(f"/games/{game.public_id}/act", data, HTTP_HX_REQUEST="true")
+    return phone_of(key, Client(HTTP_ACCEPT_LANGUAGE="en"))
 
 
 def test_the_tactics_loser_waits_for_the_winner_to_choose():
@@ -66,7 +57,7 @@ def test_on_one_phone_the_side_taking_the_floor_gets_a_hand_over_first():
     to_first_choice(game)
     winner = game.state["tactics"]["winner"]
     other = "b" if winner == "a" else "a"
-    answer = tap(client, game, type="choose_first", side=winner, first=other)
+    answer = act(client, game, type="choose_first", side=winner, first=other)
     html = answer.content.decode()
     assert f"Pass the phone to side {other.upper()}" in html
     assert "Top of your pile" not in html and "In reserve:" not in html
@@ -79,7 +70,7 @@ def test_an_answer_carries_what_changed_only_as_out_of_band_swaps():
     game = new_game(OWNER)
     client = phone()
     cards = game.state["sides"]["a"]["cards"]
-    answer = tap(client, game, type="set_sequence", side="a", order=cards)
+    answer = act(client, game, type="set_sequence", side="a", order=cards)
     html = answer.content.decode()
     assert html.lstrip().startswith('<section id="game-panel"')
     assert 'id="game-status" class="game-status" data-version' in html
@@ -96,7 +87,7 @@ def test_every_answer_renews_the_flee_form_with_the_legal_choices_and_version():
     game = new_game(OWNER)
     client = phone()
     cards = game.state["sides"]["a"]["cards"]
-    answer = tap(client, game, type="set_sequence", side="a", order=cards)
+    answer = act(client, game, type="set_sequence", side="a", order=cards)
     game.refresh_from_db()
     form = _flee_form(answer.content.decode(), "a")
     assert 'hx-swap-oob="true"' in form
@@ -104,7 +95,7 @@ def test_every_answer_renews_the_flee_form_with_the_legal_choices_and_version():
     fighter = st.fighters_of(game.state, "a")[0]
     assert f'value="{fighter}"' in form
     # Marked routed from that very form: it is no longer offered (IX-E).
-    routed = tap(client, game, type="set_routed", side="a", fighter=fighter, routed="1")
+    routed = act(client, game, type="set_routed", side="a", fighter=fighter, routed="1")
     assert routed.status_code == 200
     assert f'value="{fighter}"' not in _flee_form(routed.content.decode(), "a")
     game.refresh_from_db()
@@ -114,7 +105,7 @@ def test_every_answer_renews_the_flee_form_with_the_legal_choices_and_version():
 def test_a_refusal_is_the_panel_and_its_message_and_changes_nothing():
     game = new_game(OWNER)
     before = game.version
-    answer = tap(phone(), game, type="end_activation", side="a")
+    answer = act(phone(), game, type="end_activation", side="a")
     html = answer.content.decode()
     assert answer.status_code == 200
     feedback = html.split('id="tap-feedback"', 1)[1][:300]

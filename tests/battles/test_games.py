@@ -6,114 +6,24 @@ import random
 import re
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 
-from battles.models import Army, Game, GameEvent, GameSeat
-from battles.models.armies import Owner
+from battles.models import Game, GameEvent
 from battles.services import games as services
 from rules.errors import IllegalAction
-from rules.game import who_decides
 from tests.support.cast import phone_of
 from tests.support.game_bot import next_command
+from tests.support.game_steps import act, to_activation
+from tests.support.live import guests_game, new_game_form
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def demo_armies():
-    call_command("load_demo", verbosity=0)
-    armies = list(Army.objects.filter(is_demo=True).order_by("name"))
-    assert len(armies) >= 2
-    return armies[0], armies[1]
-
-
-@pytest.fixture
-def owner_client(client):
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"  # the texts checked are English
-    phone_of("owner-key", client)
-    return client
-
-
-@pytest.fixture
-def opponent_client():
-    other = Client(HTTP_ACCEPT_LANGUAGE="en")
-    phone_of("opponent-key", other)
-    return other
-
-
-@pytest.fixture
-def game(demo_armies, owner_client, opponent_client):
-    army_a, army_b = demo_armies
-    game = services.create_game(
-        owner=Owner(guest_key="owner-key"),
-        army_a=army_a,
-        army_b=army_b,
-        turns=6,
-        player_a="Anne",
-        player_b="Bruno",
-    )
-    GameSeat.objects.create(game=game, role="b", guest_key="opponent-key")
-    return game
-
-
-def act(client, game, **data):
-    game.refresh_from_db()
-    data.setdefault("version", game.version)
-    return client.post(f"/games/{game.public_id}/act", data, HTTP_HX_REQUEST="true")
-
-
-def to_activation(game):
-    """Set the sequences still missing (cards in order), then the Tactics roll;
-    side A speaks first."""
-    game = to_first_choice(game)
-    winner = game.state["tactics"]["winner"]
-    services.perform_action(game, winner, {"type": "choose_first", "first": "a"})
-    game.refresh_from_db()
-    return game
-
-
-def to_first_choice(game):
-    """Set the sequences still missing (cards in order), then the Tactics roll,
-    up to the winner's choice of who speaks first (IV-A-2)."""
-    for side in ("a", "b"):
-        game.refresh_from_db()
-        if game.state["sequences"][side] is None:
-            cards = game.state["sides"][side]["cards"]
-            services.perform_action(
-                game, side, {"type": "set_sequence", "order": cards}
-            )
-    game.refresh_from_db()
-    for side in ("a", "b"):
-        fighter = next(
-            f
-            for f, data in game.state["fighters"].items()
-            if data["side"] == side
-            and game.state["cards"][data["card"]]["profile"]["DIS"]
-        )
-        services.perform_action(
-            game, side, {"type": "choose_tactics_fighter", "fighter": fighter}
-        )
-        game.refresh_from_db()
-    while game.state["step"] == "tactics":
-        pending = game.state["pending"]
-        command = {"type": "keep"} if pending.get("roll") else {"type": "roll"}
-        services.perform_action(game, who_decides(pending) or "a", command)
-        game.refresh_from_db()
-    return game
 
 
 def test_creating_a_game_makes_me_side_a(owner_client, demo_armies):
     army_a, army_b = demo_armies
     response = owner_client.post(
         "/games/new/",
-        {
-            "army_a": army_a.pk,
-            "army_b": army_b.pk,
-            "turns": 4,
-            "mode": "two_phones",
-            "dice_mode": "app",
-        },
+        new_game_form(army_a, army_b),
     )
     assert response.status_code == 302
     game = Game.objects.get()
@@ -411,14 +321,7 @@ def test_side_a_sees_the_share_link_and_side_b_does_not(
 def test_a_wound_waits_for_the_other_phone_which_may_dispute_it(
     demo_armies, owner_client, opponent_client
 ):
-    army_a, army_b = demo_armies
-    game = services.create_game(
-        owner=Owner(guest_key="owner-key"),
-        army_a=army_a,
-        army_b=army_b,
-        require_confirmation=True,
-    )
-    GameSeat.objects.create(game=game, role="b", guest_key="opponent-key")
+    game = guests_game("owner-key", "opponent-key", require_confirmation=True)
     game = play_until(game, kind="wound_rolled", side="a")
     wound = game.events.filter(kind="wound_rolled", side="a").last()
     board = opponent_client.get(f"/games/{game.public_id}/board").content.decode()

@@ -27,6 +27,7 @@ from battles.validation import (
 from rules.game import replay
 from rules.game.state import cards_in_play
 from tests.support.cast import phone_of
+from tests.support.live import demo_armies, guests_game, new_game_form
 
 pytestmark = pytest.mark.django_db
 
@@ -37,12 +38,7 @@ CONTROL = "\x00\x01\x07\x1b\x7f\x85"
 @pytest.fixture
 def table():
     """A two-phone game: side A's phone, the game, its log length."""
-    call_command("load_demo", verbosity=0)
-    army_a, army_b = Army.objects.filter(is_demo=True).order_by("pk")[:2]
-    game = services.create_game(
-        owner=Owner(guest_key="hostile-a"), army_a=army_a, army_b=army_b
-    )
-    GameSeat.objects.create(game=game, role="b", guest_key="hostile-b")
+    game = guests_game("hostile-a", "hostile-b")
     return game, phone_of("hostile-a", Client(HTTP_ACCEPT_LANGUAGE="en"))
 
 
@@ -64,6 +60,13 @@ def _unchanged(game, events_before: int) -> None:
     assert replay(services.rules_events(game)) == game.state
 
 
+def _refused(game, events_before: int, response, message: str) -> None:
+    """Refused in words on the page (a 200, not an HTTP error); nothing changed."""
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    _unchanged(game, events_before)
+
+
 # --- the game's tap ----------------------------------------------------------------
 
 
@@ -76,9 +79,7 @@ def test_a_control_character_in_the_tap_key_is_refused_next_to_the_board(
     response = phone.post(
         f"/games/{game.public_id}/act", _set_sequence(game, f"k{character}"), **HTMX
     )
-    assert response.status_code == 200
-    assert "invisible control characters" in response.content.decode()
-    _unchanged(game, before)
+    _refused(game, before, response, "invisible control characters")
 
 
 def test_a_nul_byte_in_a_fighter_name_is_refused(table):
@@ -87,9 +88,7 @@ def test_a_nul_byte_in_a_fighter_name_is_refused(table):
     data = _set_sequence(game)
     data["order"] = [data["order"][0] + "\x00", *data["order"][1:]]
     response = phone.post(f"/games/{game.public_id}/act", data, **HTMX)
-    assert response.status_code == 200
-    assert "invisible control characters" in response.content.decode()
-    _unchanged(game, before)
+    _refused(game, before, response, "invisible control characters")
 
 
 def test_a_nul_byte_in_an_undo_tap_is_refused(table):
@@ -102,9 +101,7 @@ def test_a_nul_byte_in_an_undo_tap_is_refused(table):
         {"side": "a", "version": str(game.version), "tap": "undo\x00"},
         **HTMX,
     )
-    assert response.status_code == 200
-    assert "invisible control characters" in response.content.decode()
-    _unchanged(game, before)
+    _refused(game, before, response, "invisible control characters")
 
 
 def test_a_version_in_other_digits_is_refused_not_a_500(table):
@@ -113,9 +110,7 @@ def test_a_version_in_other_digits_is_refused_not_a_500(table):
     response = phone.post(
         f"/games/{game.public_id}/undo", {"side": "a", "version": "²"}, **HTMX
     )
-    assert response.status_code == 200
-    assert "out of date" in response.content.decode()
-    _unchanged(game, before)
+    _refused(game, before, response, "out of date")
 
 
 def test_the_same_tap_key_with_another_command_answers_422_with_the_board(table):
@@ -211,19 +206,11 @@ def test_an_army_file_with_a_nul_byte_is_refused_and_imports_nothing(guest_clien
 
 
 def test_a_new_game_title_with_control_characters_is_refused(guest_client):
-    call_command("load_demo", verbosity=0)
+    army_a, army_b = demo_armies()
     games = services.Game.objects.count()
-    army_a, army_b = Army.objects.filter(is_demo=True).order_by("pk")[:2]
     response = guest_client.post(
         "/games/new/",
-        {
-            "title": "Bad\x00title",
-            "army_a": army_a.pk,
-            "army_b": army_b.pk,
-            "turns": "6",
-            "mode": "two_phones",
-            "dice_mode": "app",
-        },
+        new_game_form(army_a, army_b, title="Bad\x00title", turns="6"),
     )
     assert response.status_code == 200
     assert "title" in response.context["form"].errors

@@ -13,23 +13,14 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from battles.models import league
 from battles.models.armies import Owner
 from battles.models.fighters import Fighter
 from battles.models.games import SeatRole
-from battles.models.league import (
-    ClubRole,
-    GameOutcome,
-    Invitation,
-    LeagueResult,
-    Membership,
-    PasswordResetLink,
-    ResultEntry,
-    ResultStatus,
-    Season,
-)
 from battles.services import league as services
 from battles.services.games import perform_action
 from battles.services.league import LeagueError
+from tests.support.club import club_in_season
 from tests.support.live import new_game, seat
 
 pytestmark = [
@@ -44,21 +35,9 @@ TODAY = timezone.localdate()
 @pytest.fixture
 def cast():
     """An admin (alice), two members (bob, carol), an outsider (olga)."""
-    users = {
-        name: User.objects.create_user(name, password="a long passphrase 1")
-        for name in ("alice", "bob", "carol", "olga")
-    }
-    club = services.create_club(users["alice"], "Les Griffons de Lyon")
-    for name in ("bob", "carol"):
-        Membership.objects.create(club=club, user=users[name])
-    season = services.create_season(
-        club,
-        users["alice"],
-        name="Saison 2026",
-        starts=TODAY - timedelta(days=30),
-        ends=TODAY + timedelta(days=30),
+    return club_in_season(
+        "alice", ("bob", "carol"), ("olga",), password="a long passphrase 1"
     )
-    return {**users, "club": club, "season": season}
 
 
 def report(cast, reporter="bob", opponent="carol", result="won", **extra):
@@ -77,9 +56,9 @@ def report(cast, reporter="bob", opponent="carol", result="won", **extra):
 
 def saved():
     return (
-        LeagueResult.objects.count(),
-        ResultEntry.objects.count(),
-        list(LeagueResult.objects.values_list("status", "outcome", "score_a")),
+        league.LeagueResult.objects.count(),
+        league.ResultEntry.objects.count(),
+        list(league.LeagueResult.objects.values_list("status", "outcome", "score_a")),
     )
 
 
@@ -98,7 +77,7 @@ def test_a_reported_result_counts_once_the_opponent_confirms_it(cast):
     assert all(row.line.played == 0 for row in table.rows)
     services.confirm_result(result, cast["carol"])
     result.refresh_from_db()
-    assert result.status == ResultStatus.CONFIRMED
+    assert result.status == league.ResultStatus.CONFIRMED
     rows = {
         row.user.username: row.line
         for row in services.season_table(cast["season"]).rows
@@ -124,7 +103,7 @@ def test_a_disputed_result_does_not_count_until_an_admin_settles_it(cast):
         score_b=150,
     )
     result.refresh_from_db()
-    assert (result.status, result.outcome) == (ResultStatus.CONFIRMED, "draw")
+    assert (result.status, result.outcome) == (league.ResultStatus.CONFIRMED, "draw")
     last = services.result_history(result)[-1]
     assert (last.action, last.actor, last.reason) == (
         "corrected",
@@ -239,42 +218,27 @@ def test_a_bad_report_over_http_says_why_next_to_the_field_and_saves_nothing(cas
     client = client_for(cast["bob"])
     before = saved()
     url = reverse("result_report", args=[cast["season"].pk])
-    response = client.post(
-        url,
-        {
+
+    def post(**fields):
+        """A report of a game played after the season, with ``fields``."""
+        data = {
             "opponent": cast["carol"].pk,
             "played_on": (cast["season"].ends + timedelta(days=3)).isoformat(),
             "result": "won",
             "score_for": "10",
-            "score_against": "99999999999999999999",
-        },
-    )
+            "score_against": "3",
+            **fields,
+        }
+        return client.post(url, data)
+
+    response = post(score_against="99999999999999999999")
     assert response.status_code == 200
     body = response.content.decode()
     assert "Ensure this value is less than or equal to" in body
     assert saved() == before
-    response = client.post(
-        url,
-        {
-            "opponent": cast["carol"].pk,
-            "played_on": (cast["season"].ends + timedelta(days=3)).isoformat(),
-            "result": "won",
-            "score_for": "10",
-            "score_against": "3",
-            "people_for": "Griffons\x07",
-        },
-    )
+    response = post(people_for="Griffons\x07")
     assert "invisible control characters" in response.content.decode()
-    response = client.post(
-        url,
-        {
-            "opponent": cast["carol"].pk,
-            "played_on": (cast["season"].ends + timedelta(days=3)).isoformat(),
-            "result": "won",
-            "score_for": "10",
-            "score_against": "3",
-        },
-    )
+    response = post()
     assert "The date is outside the season" in response.content.decode()
     assert saved() == before
 
@@ -284,29 +248,33 @@ def test_a_bad_report_over_http_says_why_next_to_the_field_and_saves_nothing(cas
 
 def test_an_invitation_seats_one_member_once(cast):
     issued = services.make_invitation(cast["club"], cast["alice"])
-    assert Invitation.objects.get().token_hash != issued.token  # only the hash is kept
+    assert (
+        league.Invitation.objects.get().token_hash != issued.token
+    )  # only the hash is kept
     services.accept_invitation(issued.token, cast["olga"])
-    assert services.membership(cast["club"], cast["olga"]).role == ClubRole.MEMBER
+    assert (
+        services.membership(cast["club"], cast["olga"]).role == league.ClubRole.MEMBER
+    )
     newcomer = User.objects.create_user("paul", password="another passphrase 2")
-    members = Membership.objects.count()
+    members = league.Membership.objects.count()
     with pytest.raises(LeagueError, match="already been used"):
         services.accept_invitation(issued.token, newcomer)
-    assert Membership.objects.count() == members
+    assert league.Membership.objects.count() == members
 
 
 def test_an_expired_or_withdrawn_invitation_is_refused(cast):
     expired = services.make_invitation(cast["club"], cast["alice"])
-    Invitation.objects.filter(pk=expired.row.pk).update(
+    league.Invitation.objects.filter(pk=expired.row.pk).update(
         expires=timezone.now() - timedelta(minutes=1)
     )
     withdrawn = services.make_invitation(cast["club"], cast["alice"])
     services.revoke_invitation(cast["club"], cast["alice"], withdrawn.row.pk)
-    members = Membership.objects.count()
+    members = league.Membership.objects.count()
     with pytest.raises(LeagueError, match="expired"):
         services.accept_invitation(expired.token, cast["olga"])
     with pytest.raises(LeagueError, match="withdrawn"):
         services.accept_invitation(withdrawn.token, cast["olga"])
-    assert Membership.objects.count() == members
+    assert league.Membership.objects.count() == members
     response = Client().get(reverse("club_join", args=[expired.token]))
     assert response.status_code == 410
     assert response["Referrer-Policy"] == "no-referrer"
@@ -319,7 +287,7 @@ def test_only_an_admin_invites_removes_and_promotes(cast):
         services.remove_member(cast["club"], cast["bob"], cast["carol"].pk)
     services.promote_admin(cast["club"], cast["alice"], cast["bob"].pk)
     services.remove_member(cast["club"], cast["bob"], cast["carol"].pk)
-    assert not Membership.objects.filter(user=cast["carol"]).exists()
+    assert not league.Membership.objects.filter(user=cast["carol"]).exists()
 
 
 def test_the_last_admin_cannot_be_removed(cast):
@@ -339,7 +307,7 @@ def test_a_password_reset_link_works_once(cast):
     assert response.status_code == 302
     cast["bob"].refresh_from_db()
     assert cast["bob"].check_password("brand new words 77")
-    assert PasswordResetLink.objects.get().used is not None
+    assert league.PasswordResetLink.objects.get().used is not None
     assert Client().get(url).status_code == 410
 
 
@@ -352,7 +320,7 @@ def confirmed_results(cast, count):
     for i in range(count):
         a, b = users[i % 3], users[(i + 1) % 3]
         rows.append(
-            LeagueResult(
+            league.LeagueResult(
                 season=season,
                 player_a=a,
                 player_b=b,
@@ -362,11 +330,11 @@ def confirmed_results(cast, count):
                 score_b=2 * i,
                 people_a="Griffons",
                 people_b="Wolfen",
-                status=ResultStatus.CONFIRMED,
+                status=league.ResultStatus.CONFIRMED,
                 reported_by=a,
             )
         )
-    LeagueResult.objects.bulk_create(rows)
+    league.LeagueResult.objects.bulk_create(rows)
 
 
 def test_the_standings_page_s_query_count_does_not_grow_with_the_results(cast):
@@ -465,7 +433,7 @@ def test_people_statistics_count_games_wins_and_match_ups(cast):
 
 
 def test_a_round_robin_season_shows_the_circle_method_schedule(cast):
-    Season.objects.filter(pk=cast["season"].pk).update(pairing="round_robin")
+    league.Season.objects.filter(pk=cast["season"].pk).update(pairing="round_robin")
     response = client_for(cast["bob"]).get(
         reverse("season_schedule", args=[cast["season"].pk])
     )
@@ -523,12 +491,12 @@ def test_a_finished_shared_game_becomes_a_confirmed_result_in_one_step(cast):
     services.propose_game_outcome(
         game, "a", outcome="a", score_a=120, score_b=40, season_id=season.pk
     )
-    assert LeagueResult.objects.count() == 0
+    assert league.LeagueResult.objects.count() == 0
     agreed = services.confirm_game_outcome(game, "b")
-    result = LeagueResult.objects.get()
+    result = league.LeagueResult.objects.get()
     assert agreed.settled and agreed.result == result
     assert (result.status, result.player_a, result.player_b) == (
-        ResultStatus.CONFIRMED,
+        league.ResultStatus.CONFIRMED,
         cast["bob"],
         cast["carol"],
     )
@@ -555,7 +523,7 @@ def test_the_same_game_cannot_be_counted_twice(cast):
         services.propose_game_outcome(
             game, "b", outcome="b", score_a=0, score_b=1, season_id=season.pk
         )
-    GameOutcome.objects.filter(game=game).update(agreed_b=False)
+    league.GameOutcome.objects.filter(game=game).update(agreed_b=False)
     with pytest.raises(LeagueError, match="already counts"):
         services.confirm_game_outcome(game, "b")
     assert saved() == before
@@ -572,7 +540,7 @@ def test_a_side_cannot_confirm_its_own_proposal_and_outsiders_get_no_season(cast
         services.propose_game_outcome(
             other, "a", outcome="a", score_a=1, score_b=0, season_id=cast["season"].pk
         )
-    assert LeagueResult.objects.count() == 0
+    assert league.LeagueResult.objects.count() == 0
 
 
 def test_the_end_of_game_screen_offers_the_season_and_both_phones_confirm_over_http(
@@ -593,14 +561,14 @@ def test_the_end_of_game_screen_offers_the_season_and_both_phones_confirm_over_h
         reverse("game_outcome_confirm", args=[game.public_id]), HTTP_HX_REQUEST="true"
     )
     assert "Both players agreed" in response.content.decode()
-    assert LeagueResult.objects.get().status == ResultStatus.CONFIRMED
+    assert league.LeagueResult.objects.get().status == league.ResultStatus.CONFIRMED
 
 
 def test_an_unfinished_game_has_no_result_yet(cast):
     game = new_game(Owner(user_id=cast["bob"].pk))
     with pytest.raises(LeagueError, match="not finished"):
         services.propose_game_outcome(game, "a", outcome="a", score_a=1, score_b=0)
-    assert not GameOutcome.objects.exists()
+    assert not league.GameOutcome.objects.exists()
 
 
 def test_a_player_s_luck_over_the_season_comes_from_the_odds_logged_in_their_games(

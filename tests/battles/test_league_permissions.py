@@ -7,8 +7,6 @@ and an admin (alice). A refused request changes nothing.
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
@@ -29,9 +27,13 @@ from battles.models.league import (
 from battles.services import league as services
 from battles.services.games import perform_action
 from battles.views.league import _season_id_for_stream, _waiting_user_id
+from tests.support.club import club_in_season
 from tests.support.live import new_game, seat
 
-pytestmark = pytest.mark.django_db
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.usefixtures("english", "quick_passwords"),
+]
 
 User = get_user_model()
 TODAY = timezone.localdate()
@@ -39,45 +41,28 @@ LOGIN, OK, REDIRECT, FORBIDDEN, NOT_FOUND, EMPTY = 1, 200, 302, 403, 404, 204
 ROLES = ("anonymous", "outsider", "member", "opponent", "admin")
 
 
-@pytest.fixture(autouse=True)
-def quick(settings):
-    settings.LANGUAGE_CODE = "en"
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
 @pytest.fixture
 def world():
-    users = {
-        name: User.objects.create_user(name, password=None)
-        for name in ("alice", "bob", "carol", "dave", "olga")
-    }
-    club = services.create_club(users["alice"], "Club")
-    for name in ("bob", "carol", "dave"):
-        Membership.objects.create(club=club, user=users[name])
-    season = services.create_season(
-        club,
-        users["alice"],
-        name="S",
-        starts=TODAY - timedelta(days=5),
-        ends=TODAY + timedelta(days=5),
+    world = club_in_season(
+        "alice",
+        ("bob", "carol", "dave"),
+        ("olga",),
+        club="Club",
+        season="S",
+        began_days_ago=5,
+        ends_in_days=5,
     )
-    result = services.report_result(
-        season,
-        users["dave"],
-        opponent_id=users["carol"].pk,
+    world["result"] = services.report_result(
+        world["season"],
+        world["dave"],
+        opponent_id=world["carol"].pk,
         played_on=TODAY,
         result="won",
         score_for=3,
         score_against=1,
     )
-    invitation = services.make_invitation(club, users["alice"])
-    return {
-        **users,
-        "club": club,
-        "season": season,
-        "result": result,
-        "invitation": invitation,
-    }
+    world["invitation"] = services.make_invitation(world["club"], world["alice"])
+    return world
 
 
 def finished_game(world):

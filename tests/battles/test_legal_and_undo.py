@@ -1,4 +1,3 @@
-# ruff: noqa: F811 (the fixtures of test_games are imported by name)
 """Issue #10 through the services and the views: the rules the game enforces,
 and an undo that cannot buy new dice.
 
@@ -15,15 +14,7 @@ from battles.models.armies import Owner
 from battles.services import games as services
 from rules.errors import IllegalAction
 from rules.game import legal_actions, replay, waiting_for
-from tests.battles.test_games import (  # noqa: F401 (fixtures)
-    act,
-    demo_armies,
-    game,
-    opponent_client,
-    owner_client,
-    to_activation,
-    to_first_choice,
-)
+from tests.support.game_steps import act, to_activation, to_first_choice
 
 pytestmark = pytest.mark.django_db
 
@@ -235,33 +226,29 @@ def magistrat_in_contact(game):
     return game
 
 
-def test_COURIR_a_fighter_in_contact_cannot_run(game, owner_client):
-    """COURIR: "Un combattant ne peut effectuer une course que s'il est libre de
-    tout adversaire au moment de son activation." """
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        # COURIR: "Un combattant ne peut effectuer une course que s'il est libre
+        # de tout adversaire au moment de son activation."
+        pytest.param("run", "COURIR", id="COURIR"),
+        # MARCHER: "il doit parvenir à se désengager avant de pouvoir effectuer
+        # une marche."
+        pytest.param("walk", "disengage", id="MARCHER"),
+    ],
+)
+def test_a_fighter_in_contact_can_neither_run_nor_walk(
+    game, owner_client, action, message
+):
     game = magistrat_in_contact(game)
     refused_by_the_view(
         owner_client,
         game,
-        "COURIR",
+        message,
         side="a",
         type="declare",
         fighter="a1.1",
-        action="run",
-    )
-
-
-def test_MARCHER_a_fighter_in_contact_disengages_before_it_walks(game, owner_client):
-    """MARCHER: "il doit parvenir à se désengager avant de pouvoir effectuer une
-    marche." """
-    game = magistrat_in_contact(game)
-    refused_by_the_view(
-        owner_client,
-        game,
-        "disengage",
-        side="a",
-        type="declare",
-        fighter="a1.1",
-        action="walk",
+        action=action,
     )
 
 

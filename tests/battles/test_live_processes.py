@@ -20,9 +20,10 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from tests.support.aio import run_async
+from tests.support.aio import hang_up, run_async
 from tests.support.live import parse_sse
 from tests.support.servers import reachable, server_env, shell_json, uvicorn
+from tests.support.sse import versions
 
 ADMIN_POSTGRES_URL = os.environ.get(
     "LIVE_TEST_POSTGRES_URL", "postgres://postgres@127.0.0.1:5432/postgres"
@@ -95,16 +96,7 @@ class OpenStream:
         return self.messages
 
     async def close(self) -> None:
-        self.task.cancel()
-        try:
-            await self.task
-        except asyncio.CancelledError:
-            pass
-
-
-def _versions(messages) -> list[int]:
-    assert all(m.event == "version" and m.id == m.data for m in messages)
-    return [int(m.id) for m in messages]
+        await hang_up(self.task)
 
 
 async def _act_through(base: str, session: str, game: dict, side: str) -> int:
@@ -157,7 +149,7 @@ def test_an_action_on_one_process_reaches_a_stream_on_another(bus_settings):
                 heard = await stream.wait_for(1, DELIVERY_SECONDS)
                 heard_at = time.monotonic()
                 await stream.close()  # the phone sleeps...
-                assert _versions(heard) == [version]
+                assert versions(heard) == [version]
 
                 missed = await asyncio.to_thread(
                     shell_json,
@@ -173,7 +165,7 @@ def test_an_action_on_one_process_reaches_a_stream_on_another(bus_settings):
                 await stream.close()
                 return (
                     missed,
-                    _versions(stream.messages),
+                    versions(stream.messages),
                     answered_at - acted_at,
                     heard_at - answered_at,
                 )

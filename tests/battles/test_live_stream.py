@@ -19,9 +19,10 @@ from django.test import AsyncClient
 from django.urls import reverse
 
 from battles.live import bus as live_bus
-from tests.support.aio import run_async
+from tests.support.aio import hang_up, run_async
 from tests.support.cast import OPPONENT, OUTSIDER, OWNER, SPECTATOR, phone_of
 from tests.support.live import parse_sse, play, two_phone_game
+from tests.support.sse import versions
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -102,11 +103,7 @@ class Stream:
         return self.ended
 
     async def close(self) -> None:
-        self.pump.cancel()
-        try:
-            await self.pump
-        except asyncio.CancelledError:
-            pass
+        await hang_up(self.pump)
 
 
 async def open_stream(client, game, **headers) -> Stream:
@@ -119,16 +116,17 @@ async def open_stream(client, game, **headers) -> Stream:
     return Stream(response)
 
 
-def versions(messages) -> list[int]:
-    assert all(m.event == "version" and m.id == m.data for m in messages)
-    return [int(m.id) for m in messages]
-
-
 @pytest.fixture
 def game():
     game = two_phone_game()
     connection.close()
     return game
+
+
+@pytest.fixture
+def owner_phone():
+    """The game owner's phone, as an ``AsyncClient`` (the ASGI path)."""
+    return phone_of(OWNER, AsyncClient())
 
 
 def test_a_phone_that_slept_gets_every_action_it_missed_in_order_once(game):
@@ -168,9 +166,7 @@ def test_an_open_stream_hears_of_each_action_at_once(game):
     assert received == played
 
 
-def test_without_a_starting_point_the_current_version_comes_at_once(game):
-    owner_phone = phone_of(OWNER, AsyncClient())
-
+def test_without_a_starting_point_the_current_version_comes_at_once(game, owner_phone):
     async def scenario():
         stream = await open_stream(owner_phone, game)
         received = await stream.messages_until(1)
@@ -180,9 +176,7 @@ def test_without_a_starting_point_the_current_version_comes_at_once(game):
     assert run_async(scenario()) == [game.version]
 
 
-def test_last_event_id_wins_over_since(game):
-    owner_phone = phone_of(OWNER, AsyncClient())
-
+def test_last_event_id_wins_over_since(game, owner_phone):
     async def scenario():
         before = game.version
         played = await play_async(game, 2, 3)
@@ -197,9 +191,7 @@ def test_last_event_id_wins_over_since(game):
     assert received == played[1:]
 
 
-def test_the_stream_says_no_cache_no_buffering_and_how_soon_to_retry(game):
-    owner_phone = phone_of(OWNER, AsyncClient())
-
+def test_the_stream_says_no_cache_no_buffering_and_how_soon_to_retry(game, owner_phone):
     async def scenario():
         stream = await open_stream(owner_phone, game, since=game.version)
         first = await stream.first_chunk()
@@ -213,10 +205,8 @@ def test_the_stream_says_no_cache_no_buffering_and_how_soon_to_retry(game):
     assert first.startswith("retry:")
 
 
-def test_a_quiet_stream_sends_heartbeats(game, settings):
+def test_a_quiet_stream_sends_heartbeats(game, settings, owner_phone):
     settings.LIVE_HEARTBEAT_SECONDS = 0.2
-
-    owner_phone = phone_of(OWNER, AsyncClient())
 
     async def scenario():
         stream = await open_stream(owner_phone, game, since=game.version)
@@ -227,10 +217,10 @@ def test_a_quiet_stream_sends_heartbeats(game, settings):
     assert run_async(scenario()).count("heartbeat") >= 2
 
 
-def test_a_lost_bus_message_costs_one_heartbeat_not_an_action(game, settings):
+def test_a_lost_bus_message_costs_one_heartbeat_not_an_action(
+    game, settings, owner_phone
+):
     settings.LIVE_HEARTBEAT_SECONDS = 0.3
-
-    owner_phone = phone_of(OWNER, AsyncClient())
 
     async def scenario():
         stream = await open_stream(owner_phone, game, since=game.version)
@@ -263,9 +253,7 @@ def test_a_stream_ends_after_its_lifetime_so_the_browser_reconnects(game, settin
     assert run_async(scenario())
 
 
-def test_closing_a_stream_leaves_no_subscriber_behind(game):
-    owner_phone = phone_of(OWNER, AsyncClient())
-
+def test_closing_a_stream_leaves_no_subscriber_behind(game, owner_phone):
     async def scenario():
         bus = live_bus.get_bus()
         before = bus.subscriber_count()

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.test import Client
 
-from battles.models import ActivationSequence, Army, Fighter, GameSeat, Owner
+from battles.models import ActivationSequence, Fighter, GameSeat
 from battles.services import games as services
 from battles.services.fighter_rows import readable_sequences
+from tests.support.cast import phone_of
+from tests.support.live import guests_game
 
 pytestmark = pytest.mark.django_db
 
@@ -20,21 +21,12 @@ B_SEQUENCE = 'data-sequence="b-1"'
 
 def phone(key: str | None) -> Client:
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    if key:
-        session = client.session
-        session["guest_key"] = key
-        session.save()
-    return client
+    return phone_of(key, client) if key else client
 
 
 @pytest.fixture
 def game(db):
-    call_command("load_demo", verbosity=0)
-    army_a, army_b = Army.objects.filter(is_demo=True).order_by("name")[:2]
-    game = services.create_game(
-        owner=Owner(guest_key="anne"), army_a=army_a, army_b=army_b, turns=2
-    )
-    GameSeat.objects.create(game=game, role="b", guest_key="bruno")
+    game = guests_game("anne", "bruno", turns=2)
     GameSeat.objects.create(game=game, role="spectator", guest_key="sam")
     for side in ("a", "b"):
         game.refresh_from_db()

@@ -6,37 +6,27 @@ from __future__ import annotations
 import hashlib
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 
-from battles.models import Army, Game, GameEvent, GameSeat
-from battles.models.armies import Owner
+from battles.models import Game, GameEvent
 from battles.services import games as services
 from tests.support.cast import phone_of
+from tests.support.game_steps import act
+from tests.support.live import guests_game
 
 pytestmark = pytest.mark.django_db
-
-
-def _demo_game(order: str):
-    call_command("load_demo", verbosity=0)
-    army_a, army_b = list(Army.objects.filter(is_demo=True).order_by(order))[:2]
-    game = services.create_game(
-        owner=Owner(guest_key="owner-key"), army_a=army_a, army_b=army_b, turns=6
-    )
-    GameSeat.objects.create(game=game, role="b", guest_key="opponent-key")
-    return game
 
 
 @pytest.fixture
 def game():
     """Side A the demo Griffons (Courage), side B the demo Wolfen (PEUR)."""
-    return _demo_game("name")
+    return guests_game("owner-key", "opponent-key", turns=6)
 
 
 @pytest.fixture
 def wolfen_against_griffons():
     """Side B the demo Griffons: fighters with Courage, who can rally."""
-    return _demo_game("-name")
+    return guests_game("owner-key", "opponent-key", wolfen_first=True, turns=6)
 
 
 @pytest.fixture
@@ -47,12 +37,6 @@ def phone_a():
 @pytest.fixture
 def phone_b():
     return phone_of("opponent-key", Client(HTTP_ACCEPT_LANGUAGE="en"))
-
-
-def act(client, game, **data):
-    game.refresh_from_db()
-    data.setdefault("version", game.version)
-    return client.post(f"/games/{game.public_id}/act", data, HTTP_HX_REQUEST="true")
 
 
 def board(client, game) -> str:
@@ -71,6 +55,24 @@ def fighter_with(game, side, code, *, without=None):
     raise AssertionError(f"no fighter of side {side} with {code}")
 
 
+def characteristic_test(client, game, fighter, characteristic, **data):
+    """Ask for a characteristic test (II-A): difficulty 7 unless opposed, for no
+    special use, unless ``data`` says otherwise."""
+    data = {
+        "use": "other",
+        **({} if "opponent" in data else {"difficulty": "7"}),
+        **data,
+    }
+    return act(
+        client,
+        game,
+        type="characteristic_test",
+        fighter=fighter,
+        characteristic=characteristic,
+        **data,
+    )
+
+
 def events(game) -> int:
     return GameEvent.objects.filter(game=game).count()
 
@@ -79,15 +81,8 @@ def test_a_player_tests_a_characteristic_and_both_phones_see_the_odds_and_result
     game, phone_a, phone_b
 ):
     fighter = fighter_with(game, "a", "COU")
-    response = act(
-        phone_a,
-        game,
-        type="characteristic_test",
-        fighter=fighter,
-        characteristic="COU",
-        difficulty="7",
-        use="spell",
-        label="Fireball",
+    response = characteristic_test(
+        phone_a, game, fighter, "COU", use="spell", label="Fireball"
     )
     assert response.status_code == 200
     page = response.content.decode()
@@ -107,15 +102,7 @@ def test_a_player_tests_a_characteristic_and_both_phones_see_the_odds_and_result
 def test_an_opposed_test_is_answered_by_the_opponents_phone(game, phone_a, phone_b):
     mine = fighter_with(game, "a", "INI")
     theirs = fighter_with(game, "b", "INI")
-    act(
-        phone_a,
-        game,
-        type="characteristic_test",
-        fighter=mine,
-        characteristic="INI",
-        opponent=theirs,
-        use="other",
-    )
+    characteristic_test(phone_a, game, mine, "INI", opponent=theirs)
     before = events(game)
     refused = act(phone_a, game, type="roll").content.decode()
     assert "Side B makes this roll." in refused
@@ -212,26 +199,11 @@ def test_a_refused_test_opens_its_tool_with_the_message_beside_the_form(game, ph
 def test_a_side_cannot_test_the_other_sides_fighter(game, phone_a, phone_b):
     theirs = fighter_with(game, "b", "DIS")
     before = events(game)
-    page = act(
-        phone_a,
-        game,
-        type="characteristic_test",
-        fighter=theirs,
-        characteristic="DIS",
-        difficulty="7",
-        use="other",
-    ).content.decode()
+    page = characteristic_test(phone_a, game, theirs, "DIS").content.decode()
     assert "That fighter is not yours." in page
     # Nor may a phone say it acts for the other side.
-    response = act(
-        phone_b,
-        game,
-        side="a",
-        type="characteristic_test",
-        fighter=fighter_with(game, "a", "COU"),
-        characteristic="COU",
-        difficulty="7",
-        use="other",
+    response = characteristic_test(
+        phone_b, game, fighter_with(game, "a", "COU"), "COU", side="a"
     )
     assert response.status_code == 403
     assert events(game) == before
@@ -242,15 +214,7 @@ def test_an_eliminated_fighter_cannot_be_tested(game, phone_a):
     game.state["fighters"][fighter]["eliminated"] = True
     game.save(update_fields=["state"])
     before = events(game)
-    page = act(
-        phone_a,
-        game,
-        type="characteristic_test",
-        fighter=fighter,
-        characteristic="COU",
-        difficulty="7",
-        use="other",
-    ).content.decode()
+    page = characteristic_test(phone_a, game, fighter, "COU").content.decode()
     assert "was eliminated" in page
     assert events(game) == before
 
@@ -261,15 +225,8 @@ def test_the_scatter_is_logged_and_verify_recomputes_every_roll(game, phone_a):
     assert scatter.dice == scatter.payload["faces"]
     assert scatter.dice_source == "seeded"
     assert f"{scatter.payload['distance_cm']} cm" in board(phone_a, game)
-    act(
-        phone_a,
-        game,
-        type="characteristic_test",
-        fighter=fighter_with(game, "a", "COU"),
-        characteristic="COU",
-        difficulty="7",
-        dice="3",
-        use="rally",
+    characteristic_test(
+        phone_a, game, fighter_with(game, "a", "COU"), "COU", dice="3", use="rally"
     )
     act(phone_a, game, type="roll")
     game.refresh_from_db()
@@ -301,16 +258,20 @@ def test_a_lasting_effect_is_recorded_listed_and_ended_by_its_owner(
     game, phone_a, phone_b
 ):
     fighter = fighter_with(game, "a", "COU")
-    act(
-        phone_a,
-        game,
-        type="record_effect",
-        fighter=fighter,
-        name="Bénédiction",
-        kind="spell",
-        duration="turns",
-        turns="2",
-    )
+
+    def record_spell(name: str, turns: str):
+        return act(
+            phone_a,
+            game,
+            type="record_effect",
+            fighter=fighter,
+            name=name,
+            kind="spell",
+            duration="turns",
+            turns=turns,
+        )
+
+    record_spell("Bénédiction", "2")
     game.refresh_from_db()
     effect = game.state["effects"][0]
     assert "Bénédiction" in board(phone_b, game)
@@ -319,16 +280,7 @@ def test_a_lasting_effect_is_recorded_listed_and_ended_by_its_owner(
     act(phone_a, game, type="end_effect", effect=effect["id"])
     game.refresh_from_db()
     assert game.state["effects"] == []
-    bad = act(
-        phone_a,
-        game,
-        type="record_effect",
-        fighter=fighter,
-        name="X",
-        kind="spell",
-        duration="turns",
-        turns="21",
-    ).content.decode()
+    bad = record_spell("X", "21").content.decode()
     assert "An effect lasts 1 to 20 turns." in bad
 
 

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from battles.models import Army, GameSeat
-from battles.models.armies import Owner
 from battles.services import games as services
 from rules.game import COMMANDS, replay
 from tests.support.cast import phone_of
+from tests.support.live import guests_game
 
 FIELDS = [
     "type",
@@ -61,12 +59,7 @@ NASTY = st.one_of(
 def table(db):
     """One game, shared by all the examples of a test (hypothesis does not reset
     it: whatever the tampered requests managed to apply, the checks must hold)."""
-    call_command("load_demo", verbosity=0)
-    army_a, army_b = Army.objects.filter(is_demo=True).order_by("pk")[:2]
-    game = services.create_game(
-        owner=Owner(guest_key="tamper-a"), army_a=army_a, army_b=army_b
-    )
-    GameSeat.objects.create(game=game, role="b", guest_key="tamper-b")
+    game = guests_game("tamper-a", "tamper-b")
     return game, phone_of("tamper-a", Client(HTTP_ACCEPT_LANGUAGE="en"))
 
 

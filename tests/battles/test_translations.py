@@ -10,13 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
 from django.test import Client
 
-from battles.models import Army, GameSeat
-from battles.models.armies import Owner
-from battles.services import games as services
 from tests.support.cast import phone_of
+from tests.support.game_steps import act
+from tests.support.live import guests_game
 
 ROOT = Path(__file__).resolve().parents[2]
 PO = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
@@ -148,18 +146,9 @@ def test_the_rules_messages_are_in_the_catalogue():
 
 @pytest.fixture
 def game(db):
-    call_command("load_demo", verbosity=0)
-    army_a, army_b = Army.objects.filter(is_demo=True).order_by("name")[:2]
-    game = services.create_game(
-        owner=Owner(guest_key="owner-key"),
-        army_a=army_a,
-        army_b=army_b,
-        turns=6,
-        player_a="Anne",
-        player_b="Bruno",
+    return guests_game(
+        "owner-key", "opponent-key", turns=6, player_a="Anne", player_b="Bruno"
     )
-    GameSeat.objects.create(game=game, role="b", guest_key="opponent-key")
-    return game
 
 
 def phone(key: str, language: str) -> Client:
@@ -167,9 +156,7 @@ def phone(key: str, language: str) -> Client:
 
 
 def tap(client: Client, game, **data) -> str:
-    game.refresh_from_db()
-    data.setdefault("version", game.version)
-    response = client.post(f"/games/{game.public_id}/act", data, HTTP_HX_REQUEST="true")
+    response = act(client, game, **data)
     assert response.status_code == 200
     game.refresh_from_db()
     return html.unescape(response.content.decode())

@@ -21,24 +21,13 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "confrontation_site.settings")
-SCRATCH = tempfile.mkdtemp(prefix="confrontation-bench-")
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{SCRATCH}/bench.sqlite3")
-os.environ.setdefault("LIVE_BUS", "memory")
-os.environ.setdefault("DEBUG", "false")
-os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-0123456789abcdefghijklmnop")
-os.environ.setdefault("ALLOWED_HOSTS", "testserver")
-os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests.bench.django_bench import percentile, start_django  # noqa: E402
 
-import django  # noqa: E402
-
-django.setup()
+start_django(LIVE_BUS="memory")
 
 from django.core.management import call_command  # noqa: E402
 from django.db import connection  # noqa: E402
@@ -52,11 +41,6 @@ from tests.support.cast import phone_of  # noqa: E402
 from tests.support.game_bot import next_command  # noqa: E402
 
 ACTIONS = int(os.environ.get("BENCH_ACTIONS", "400"))
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
 def form_data(command: dict, side: str, version: int, tap: str) -> dict:

@@ -19,24 +19,14 @@ import os
 import random
 import statistics
 import sys
-import tempfile
 import time
 from datetime import timedelta
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "confrontation_site.settings")
-SCRATCH = tempfile.mkdtemp(prefix="confrontation-bench-")
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{SCRATCH}/bench.sqlite3")
-os.environ.setdefault("DEBUG", "false")
-os.environ.setdefault("SECRET_KEY", "bench-only-secret-key-0123456789abcdefghijklmnop")
-os.environ.setdefault("ALLOWED_HOSTS", "testserver")
-os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests.bench.django_bench import percentile, start_django  # noqa: E402
 
-import django  # noqa: E402
-
-django.setup()
+start_django()
 
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.management import call_command  # noqa: E402
@@ -61,11 +51,6 @@ REPEATS = int(os.environ.get("BENCH_LEAGUE_REPEATS", "20"))
 PAGES = int(os.environ.get("BENCH_LEAGUE_PAGES", "60"))
 TRIVIAL = int(os.environ.get("BENCH_TRIVIAL", "300"))
 PEOPLES = ["Griffons", "Wolfen", "Alchimistes", "Kelts", "Orques", "Drunes"]
-
-
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
 def timed(function, repeats: int) -> list[float]:

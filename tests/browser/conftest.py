@@ -115,7 +115,7 @@ class AsgiServer:
         from django.core.asgi import get_asgi_application
         from django.test.utils import modify_settings
 
-        from tests.support.live import free_port
+        from tests.support.servers import free_port
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"

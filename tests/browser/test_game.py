@@ -11,6 +11,7 @@ from django.core.management import call_command
 
 from battles.models import Army, ArmyCard
 from tests.browser.conftest import open_phone, serious_accessibility_violations
+from tests.support.phone_page import settled
 from tests.support.shots import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -47,18 +48,6 @@ def armies():
 
 def panel(page):
     return page.locator(".panel")
-
-
-def settled(page, click):
-    """Click, wait for htmx's answer and for the swap to settle."""
-    with page.expect_response(lambda response: response.request.method == "POST"):
-        click()
-    # wait_for_function would evaluate a string, which the strict CSP forbids.
-    for _ in range(250):
-        if not page.locator(".htmx-request").count():
-            break
-        page.wait_for_timeout(20)
-    page.wait_for_timeout(60)
 
 
 def tap(page, name):

@@ -16,6 +16,7 @@ from rules.game import tactics_candidates, waiting_for
 from tests.browser.conftest import PageProblems, open_phone
 from tests.support.big_armies import big_game
 from tests.support.live import OPPONENT, OWNER, new_game, seat
+from tests.support.phone_page import hold_session, settled
 from tests.support.shots import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -60,25 +61,13 @@ def two_phone_game(**options):
 
 
 def sign_in(page, base: str, owner) -> None:
-    page.context.add_cookies(
-        [{"name": "sessionid", "value": session_of(owner), "url": base}]
-    )
+    hold_session(page, base, session_of(owner))
 
 
 def open_game(page, base, owner, game) -> None:
     sign_in(page, base, owner)
     page.goto(f"{base}/games/{game.public_id}/")
     page.wait_for_selector("#live-status[data-state=live]")
-
-
-def settled(page, click) -> None:
-    with page.expect_response(lambda response: response.request.method == "POST"):
-        click()
-    for _ in range(250):
-        if not page.locator(".htmx-request").count():
-            break
-        page.wait_for_timeout(20)
-    page.wait_for_timeout(80)
 
 
 def in_viewport(page, selector: str) -> bool:

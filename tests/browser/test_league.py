@@ -6,14 +6,15 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from battles.models.league import LeagueResult, Membership, ResultStatus
+from battles.models.league import LeagueResult, ResultStatus
 from battles.services import league as services
 from tests.browser.conftest import open_phone, serious_accessibility_violations
+from tests.support.club import club_in_season
+from tests.support.phone_page import hold_session
 from tests.support.shots import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -23,15 +24,7 @@ def signed_in(page, live_server, user) -> None:
     """The phone's browser holds a session of ``user`` (no password typed)."""
     client = Client()
     client.force_login(user)
-    page.context.add_cookies(
-        [
-            {
-                "name": "sessionid",
-                "value": client.cookies["sessionid"].value,
-                "url": live_server.url,
-            }
-        ]
-    )
+    hold_session(page, live_server.url, client.cookies["sessionid"].value)
 
 
 def hang_up(pages, problems) -> None:
@@ -59,38 +52,28 @@ def fits_the_phone(page) -> None:
 
 
 @pytest.fixture
-def league(settings):
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-    User = get_user_model()
-    users = {
-        name: User.objects.create_user(name, password=None)
-        for name in ("Alix", "Bertrand", "Camille", "Dominique")
-    }
-    club = services.create_club(users["Alix"], "Les Griffons de Lyon")
-    for name in ("Bertrand", "Camille", "Dominique"):
-        Membership.objects.create(club=club, user=users[name])
-    today = timezone.localdate()
-    season = services.create_season(
-        club,
-        users["Alix"],
-        name="Saison d’automne",
-        starts=today - timedelta(days=20),
-        ends=today + timedelta(days=40),
+def league(quick_passwords):
+    league = club_in_season(
+        "Alix",
+        ("Bertrand", "Camille", "Dominique"),
+        season="Saison d’automne",
+        began_days_ago=20,
+        ends_in_days=40,
     )
     # One confirmed game already: Camille beat Dominique.
     earlier = services.report_result(
-        season,
-        users["Camille"],
-        opponent_id=users["Dominique"].pk,
-        played_on=today - timedelta(days=3),
+        league["season"],
+        league["Camille"],
+        opponent_id=league["Dominique"].pk,
+        played_on=timezone.localdate() - timedelta(days=3),
         result="won",
         score_for=250,
         score_against=90,
         people_for="Wolfen d’Yllia",
         people_against="Griffons d’Akkylannie",
     )
-    services.confirm_result(earlier, users["Dominique"])
-    return {**users, "club": club, "season": season}
+    services.confirm_result(earlier, league["Dominique"])
+    return league
 
 
 def test_a_reports_b_confirms_and_the_standings_change_on_a_third_phone(

@@ -19,30 +19,13 @@ from tests.browser.conftest import (
     PageProblems,
     serious_accessibility_violations,
 )
+from tests.support.phone_page import board_version, hold_session, wait_for_version
 from tests.support.servers import shell_json
 
 pytestmark = pytest.mark.browser
 
 LIVE_MS = 3000
 PHONES = ("a", "b", "spectator")
-
-
-def _sign_in_as_side_a(page, site, session: str) -> None:
-    page.context.add_cookies(
-        [{"name": "sessionid", "value": session, "url": site["base"]}]
-    )
-
-
-def _board_version(page) -> int:
-    return int(page.locator("#game-status").get_attribute("data-version"))
-
-
-def _wait_for_version(page, version: int) -> None:
-    page.wait_for_function(
-        "v => Number(document.querySelector('#game-status')?.dataset.version) >= v",
-        arg=version,
-        timeout=LIVE_MS,
-    )
 
 
 def test_a_draw_on_one_phone_shows_on_the_other_and_the_spectators(site, phones):
@@ -62,7 +45,7 @@ def test_a_draw_on_one_phone_shows_on_the_other_and_the_spectators(site, phones)
     )
 
     # Side A opens the share page: a QR code and a link for each role.
-    _sign_in_as_side_a(phone_a, site, game["session"])
+    hold_session(phone_a, site["base"], game["session"])
     phone_a.goto(f"{base}/games/{public_id}/share")
     assert phone_a.locator("img.share-qr").first.evaluate("i => i.naturalWidth") > 0
     link_b = phone_a.locator("#share-url-b").input_value()
@@ -87,19 +70,19 @@ def test_a_draw_on_one_phone_shows_on_the_other_and_the_spectators(site, phones)
         page.evaluate("window.notReloaded = true")
 
     for page in (phone_a, phone_b, watcher):
-        assert _board_version(page) == ready["version"]
+        assert board_version(page) == ready["version"]
 
     # The side whose turn it is draws a card on its phone...
     drawer = phone_a if ready["speaker"] == "a" else phone_b
     others = [phone_b if drawer is phone_a else phone_a, watcher]
     drawer.locator("form button[name='action']").first.click()
-    _wait_for_version(drawer, ready["version"] + 1)
-    drawn = _board_version(drawer)
+    wait_for_version(drawer, ready["version"] + 1, LIVE_MS)
+    drawn = board_version(drawer)
     newest = drawer.locator(".log-lines li").first.inner_text()
 
     # ...and the other phone and the spectator show it, without a reload.
     for page in others:
-        _wait_for_version(page, drawn)
+        wait_for_version(page, drawn, LIVE_MS)
         assert page.locator(".log-lines li").first.inner_text() == newest
         assert page.evaluate("window.notReloaded") is True
         assert page.locator("#live-status").get_attribute("data-state") == "live"
@@ -117,7 +100,7 @@ def test_a_second_phone_cannot_claim_side_b_twice(site, phones):
     )
     base = site["base"]
     phone_a, phone_b, late = phones["a"], phones["b"], phones["spectator"]
-    _sign_in_as_side_a(phone_a, site, game["session"])
+    hold_session(phone_a, site["base"], game["session"])
     phone_a.goto(f"{base}/games/{game['public_id']}/share")
     link_b = phone_a.locator("#share-url-b").input_value()
     phone_b.goto(link_b)
@@ -137,6 +120,6 @@ def test_json_of_the_version_endpoint_is_what_polling_reads(site, phones):
         site["env"],
     )
     page = phones["a"]
-    _sign_in_as_side_a(page, site, game["session"])
+    hold_session(page, site["base"], game["session"])
     page.goto(f"{site['base']}/games/{game['public_id']}/version")
     assert json.loads(page.locator("body").inner_text()) == {"version": 1}

@@ -10,24 +10,13 @@ from tests.browser.conftest import (
     PageProblems,
     serious_accessibility_violations,
 )
+from tests.support.phone_page import board_version, wait_for_version
 from tests.support.servers import shell_json
 from tests.support.shots import shot
 
 pytestmark = pytest.mark.browser
 
 LIVE_MS = 5000
-
-
-def _version(page) -> int:
-    return int(page.locator("#game-status").get_attribute("data-version"))
-
-
-def _wait_for_version(page, version: int) -> None:
-    page.wait_for_function(
-        "v => Number(document.querySelector('#game-status')?.dataset.version) >= v",
-        arg=version,
-        timeout=LIVE_MS,
-    )
 
 
 def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
@@ -64,7 +53,7 @@ def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
     phone_a.locator(".panel article", has_text=game["charger_label"]).get_by_role(
         "button", name="Record the action"
     ).click()
-    _wait_for_version(phone_a, game["version"] + 2)
+    wait_for_version(phone_a, game["version"] + 2, LIVE_MS)
 
     # The rules offer the charger's Courage test, with its odds, on A's phone.
     panel_a = phone_a.locator(".panel")
@@ -75,8 +64,8 @@ def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
     shot(phone_a, "17", "a-courage-offered")
 
     # B's phone shows, live, that side A has a Courage test to roll.
-    offered = _version(phone_a)
-    _wait_for_version(phone_b, offered)
+    offered = board_version(phone_a)
+    wait_for_version(phone_b, offered, LIVE_MS)
     panel_b = phone_b.locator(".panel").inner_text()
     assert "Waiting for Side A" in panel_b and "Courage against fear" in panel_b
     assert phone_b.locator(".panel button", has_text="Roll").count() == 0
@@ -91,7 +80,7 @@ def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
     )
     result = phone_a.locator(".log-lines li").first.inner_text()
     shot(phone_a, "17", "a-rolled")
-    _wait_for_version(phone_b, _version(phone_a))
+    wait_for_version(phone_b, board_version(phone_a), LIVE_MS)
     assert phone_b.locator(".log-lines li").first.inner_text() == result
     assert "Courage against fear" in result
     assert phone_b.evaluate("window.notReloaded") is True
@@ -106,11 +95,11 @@ def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
     phone_a.fill("#test-label", "Qui frappe le premier")
     shot(phone_a, "17", "a-test-form")
     assert problems.items == [], "\n".join(problems.items)
-    before = _version(phone_a)
+    before = board_version(phone_a)
     phone_a.get_by_role("button", name="Show the odds").click()
-    _wait_for_version(phone_a, before + 1)
+    wait_for_version(phone_a, before + 1, LIVE_MS)
     assert "Waiting for Side B" in phone_a.locator(".panel").inner_text()
-    _wait_for_version(phone_b, before + 1)
+    wait_for_version(phone_b, before + 1, LIVE_MS)
     answer = phone_b.locator(".panel")
     assert "Qui frappe le premier" in answer.inner_text()
     assert "%" in answer.inner_text()
@@ -132,10 +121,10 @@ def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
     phone_a.select_option("#effect-kind", "spell")
     phone_a.select_option("#effect-duration", "turns")
     phone_a.fill("#effect-turns", "2")
-    before = _version(phone_a)
+    before = board_version(phone_a)
     effects.get_by_role("button", name="Record this effect").click()
-    _wait_for_version(phone_a, before + 1)
-    _wait_for_version(phone_b, before + 1)
+    wait_for_version(phone_a, before + 1, LIVE_MS)
+    wait_for_version(phone_b, before + 1, LIVE_MS)
     listed = phone_b.locator(".table-effects")
     assert "Voile de brume" in listed.inner_text()
     listed.scroll_into_view_if_needed()

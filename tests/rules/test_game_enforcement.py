@@ -1,13 +1,13 @@
 """The rules the game enforces, each quoting its seed (issue #10).
 
-Set-up (``tests.rules.test_game.setup``): side A has a Magistrat (a1.1, FOI 3)
+Set-up (``tests.support.table.setup``): side A has a Magistrat (a1.1, FOI 3)
 and two Arbalétriers (a2.1, a2.2, crossbow); side B three Repentis (b1.1..3).
 """
 
 from __future__ import annotations
 
 from rules.game import legal_actions, waiting_for
-from tests.rules.test_game import Table
+from tests.support.table import Table, b1_charges_a1, declaration
 
 
 def entries(table, side, kind):
@@ -22,15 +22,7 @@ def declared(table, side, fighter):
 
 def b_charges_the_magistrat():
     """B speaks first; Repenti b1.1 charges the Magistrat a1.1; A draws a1."""
-    table = Table()
-    table.to_activation(first="b")
-    table.play("b", {"type": "draw", "action": "draw"})
-    table.play(
-        "b",
-        {"type": "declare", "fighter": "b1.1", "action": "charge", "targets": ["a1.1"]},
-    )
-    table.play("b", {"type": "end_activation"})
-    table.play("a", {"type": "draw", "action": "draw"})
+    table = b1_charges_a1()
     assert table.state["active"]["fighters"] == ["a1.1"]
     return table
 
@@ -46,13 +38,21 @@ def magistrat_in_contact_since_last_turn():
     return table
 
 
+def to_combat(table) -> None:
+    """Every card still to come is drawn and its activation ended at once."""
+    while table.state["phase"] == "activation":
+        side = waiting_for(table.state).pop()
+        if table.state["active"]:
+            table.play(side, {"type": "end_activation"})
+        else:
+            table.play(side, {"type": "draw", "action": "draw"})
+
+
 def test_COURIR_a_fighter_in_contact_at_its_activation_cannot_run():
     """COURIR: "Un combattant ne peut effectuer une course que s'il est libre de
     tout adversaire au moment de son activation." """
     table = b_charges_the_magistrat()
-    table.refuses(
-        "a", {"type": "declare", "fighter": "a1.1", "action": "run"}, "COURIR"
-    )
+    table.refuses("a", declaration("a1.1", "run"), "COURIR")
     assert "run" not in declared(table, "a", "a1.1")
 
 
@@ -62,19 +62,8 @@ def test_MARCHER_a_fighter_in_contact_must_disengage_before_it_walks_or_engages(
     marche." Résoudre un Assaut: "il doit tout d'abord tenter de rompre le
     combat avant de pouvoir engager un autre ennemi." """
     table = magistrat_in_contact_since_last_turn()
-    table.refuses(
-        "a", {"type": "declare", "fighter": "a1.1", "action": "walk"}, "disengage"
-    )
-    table.refuses(
-        "a",
-        {
-            "type": "declare",
-            "fighter": "a1.1",
-            "action": "engagement",
-            "targets": ["b1.2"],
-        },
-        "disengage",
-    )
+    table.refuses("a", declaration("a1.1", "walk"), "disengage")
+    table.refuses("a", declaration("a1.1", "engagement", "b1.2"), "disengage")
     assert declared(table, "a", "a1.1") == {"mystic"}
     assert entries(table, "a", "disengage")[0]["fighter"] == "a1.1"
 
@@ -88,15 +77,7 @@ def test_after_a_successful_disengagement_it_may_engage_another_adversary():
     table.play("a", {"type": "roll"}, faces=[3])
     assert table.state["contacts"] == []
     assert "engagement" in declared(table, "a", "a1.1")
-    events = table.play(
-        "a",
-        {
-            "type": "declare",
-            "fighter": "a1.1",
-            "action": "engagement",
-            "targets": ["b1.2"],
-        },
-    )
+    events = table.play("a", declaration("a1.1", "engagement", "b1.2"))
     assert events[0]["payload"]["move_cm"] == 10  # MOU x 1 after a disengagement
 
 
@@ -107,26 +88,10 @@ def test_after_a_failed_disengagement_no_move_and_every_combat_die_in_defence():
     table.play("a", {"type": "disengage", "fighter": "a1.1"})
     table.play("a", {"type": "roll"}, faces=[1])  # 4 + 1 = 5 < 6: it fails
     assert table.state["defence_only"] == ["a1.1"]
-    table.refuses(
-        "a", {"type": "declare", "fighter": "a1.1", "action": "walk"}, "disengage"
-    )
-    table.refuses(
-        "a",
-        {
-            "type": "declare",
-            "fighter": "a1.1",
-            "action": "engagement",
-            "targets": ["b1.3"],
-        },
-        "failed to disengage",
-    )
+    table.refuses("a", declaration("a1.1", "walk"), "disengage")
+    table.refuses("a", declaration("a1.1", "engagement", "b1.3"), "failed to disengage")
     table.play("a", {"type": "end_activation"})
-    while table.state["phase"] == "activation":
-        side = waiting_for(table.state).pop()
-        if table.state["active"]:
-            table.play(side, {"type": "end_activation"})
-        else:
-            table.play(side, {"type": "draw", "action": "draw"})
+    to_combat(table)
     assert table.state["phase"] == "combat"
     table.play("a", {"type": "form_combats", "combats": "suggested"})
     table.play("a", {"type": "choose_combat", "combat": 0})
@@ -148,19 +113,10 @@ def test_IV_B_2_exclusive_actions_come_before_cumulative_ones():
     table = Table()
     table.to_activation(first="b")
     table.play("b", {"type": "draw", "action": "draw"})
-    table.play(
-        "b",
-        {"type": "declare", "fighter": "b1.1", "action": "charge", "targets": ["a1.1"]},
-    )
-    table.play("b", {"type": "declare", "fighter": "b1.2", "action": "walk"})
-    table.refuses(
-        "b",
-        {"type": "declare", "fighter": "b1.3", "action": "charge", "targets": ["a1.1"]},
-        "IV-B-2",
-    )
-    table.refuses(
-        "b", {"type": "declare", "fighter": "b1.3", "action": "run"}, "IV-B-2"
-    )
+    table.play("b", declaration("b1.1", "charge", "a1.1"))
+    table.play("b", declaration("b1.2", "walk"))
+    table.refuses("b", declaration("b1.3", "charge", "a1.1"), "IV-B-2")
+    table.refuses("b", declaration("b1.3", "run"), "IV-B-2")
     assert declared(table, "b", "b1.3") == {"walk"}
 
 
@@ -190,24 +146,17 @@ def test_mystic_actions_only_for_magicians_and_the_faithful():
     table = Table()
     table.to_activation()
     table.play("a", {"type": "draw", "action": "draw"})
-    table.play("a", {"type": "declare", "fighter": "a1.1", "action": "mystic"})
+    table.play("a", declaration("a1.1", "mystic"))
     table.play("a", {"type": "end_activation"})
     table.play("b", {"type": "draw", "action": "draw"})
-    table.refuses(
-        "b", {"type": "declare", "fighter": "b1.1", "action": "mystic"}, "magician"
-    )
+    table.refuses("b", declaration("b1.1", "mystic"), "magician")
     assert "mystic" not in declared(table, "b", "b1.1")
 
 
 def fighting_one_combat():
     table = b_charges_the_magistrat()
     table.play("a", {"type": "end_activation"})
-    while table.state["phase"] == "activation":
-        side = waiting_for(table.state).pop()
-        if table.state["active"]:
-            table.play(side, {"type": "end_activation"})
-        else:
-            table.play(side, {"type": "draw", "action": "draw"})
+    to_combat(table)
     table.play("a", {"type": "form_combats", "combats": "suggested"})
     table.play("a", {"type": "choose_combat", "combat": 0})
     return table

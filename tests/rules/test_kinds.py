@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.game import COMMANDS
 from rules.game.evolve import EVOLVERS, META_KINDS
 from rules.game.kinds import COMMAND_KINDS, EVENT_KINDS
-from tests.rules.test_game import play_whole_game
+from tests.support.table import play_whole_game
 
 
 def test_every_command_kind_is_described():

@@ -63,14 +63,19 @@ def test_a_three_way_tie_in_a_five_player_round_robin_is_broken_by_the_mini_leag
     )
 
 
+# X beats Z by 200, Y beats W by 50: two groups level on points, nobody in a
+# group having met.
+TWO_WINS = [r("X", "Z", "a", 300, 100), r("Y", "W", "a", 200, 150)]
+
+
 def test_the_mini_league_is_the_whole_group_level_on_points_wherever_it_stands():
     # X and Y level on 3 points; Z and W level on 0; nobody in a group met.
-    rows = standings("XYZW", [r("X", "Z", "a", 300, 100), r("Y", "W", "a", 200, 150)])
+    rows = standings("XYZW", TWO_WINS)
     assert [row.head_to_head for row in rows] == [0, 0, 0, 0]
 
 
 def test_players_level_on_points_and_mini_league_are_split_by_goal_average():
-    rows = standings("XYZW", [r("X", "Z", "a", 300, 100), r("Y", "W", "a", 200, 150)])
+    rows = standings("XYZW", TWO_WINS)
     assert [(row.rank, row.player, row.goal_average) for row in rows] == [
         (1, "X", 200),
         (2, "Y", 50),

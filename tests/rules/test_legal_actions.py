@@ -19,9 +19,9 @@ from rules.errors import IllegalAction
 from rules.game import decide, legal_actions, waiting_for
 from rules.game.engine import COMMAND_TABLE
 from rules.game.legal import is_listed
-from tests.rules.test_game import Table, setup
 from tests.support.game_bot import next_command
 from tests.support.legal_probe import example_command, made_up_command
+from tests.support.table import Table, setup
 
 ANYTIME = {kind for kind, entry in COMMAND_TABLE.items() if entry.anytime}
 

@@ -12,7 +12,7 @@ from rules import odds
 from rules.dice import ScriptedDice
 from rules.game import choice_odds, replay, summarize
 from rules.several_dice import DiceTest, dice_test_choice, dice_test_success
-from tests.rules.test_game import Table, card, setup
+from tests.support.table import Table, card, declaration, setup
 
 
 def of_kind(events, kind):
@@ -39,6 +39,15 @@ def fearsome_setup():
     beast = card("Béhémoth", PEUR=6, COU=None)
     game_setup["sides"]["b"]["cards"].append(beast)
     return game_setup
+
+
+def magistrat_charges(target):
+    """Against the fearsome set-up, side A's Magistrat a1.1 charges ``target``."""
+    table = Table(fearsome_setup())
+    to_activation(table)
+    table.play("a", {"type": "draw", "action": "draw"})
+    table.play("a", declaration("a1.1", "charge", target))
+    return table
 
 
 def a_test(fighter="a1.1", **fields):
@@ -205,13 +214,7 @@ def test_the_luck_counts_the_characteristic_tests():
 
 
 def test_a_charge_against_a_fighter_with_PEUR_offers_the_chargers_courage_test():
-    table = Table(fearsome_setup())
-    to_activation(table)
-    table.play("a", {"type": "draw", "action": "draw"})
-    table.play(
-        "a",
-        {"type": "declare", "fighter": "a1.1", "action": "charge", "targets": ["b2.1"]},
-    )
+    table = magistrat_charges("b2.1")
     pending = table.state["pending"]
     assert pending["kind"] == "check"
     assert pending["context"]["use"] == "courage"
@@ -225,13 +228,7 @@ def test_a_charge_against_a_fighter_with_PEUR_offers_the_chargers_courage_test()
 
 
 def test_a_charge_against_a_fighter_without_PEUR_offers_nothing():
-    table = Table(fearsome_setup())
-    to_activation(table)
-    table.play("a", {"type": "draw", "action": "draw"})
-    table.play(
-        "a",
-        {"type": "declare", "fighter": "a1.1", "action": "charge", "targets": ["b1.1"]},
-    )
+    table = magistrat_charges("b1.1")
     assert table.state["pending"] is None
 
 

@@ -32,3 +32,13 @@ def run_async(coroutine: Coroutine[Any, Any, T], timeout: float = 120) -> T:
     if "error" in outcome:
         raise outcome["error"]
     return outcome["value"]
+
+
+async def hang_up(task: asyncio.Task) -> None:
+    """Cancel ``task`` (a stream being read) and wait until it has stopped, as
+    a client hanging up does."""
+    task.cancel()
+    try:
+        await task
+    except asyncio.CancelledError:
+        pass

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import socket
 
 from battles.models.armies import Army, Owner
 from battles.models.games import Game, GameSeat, SeatRole
@@ -35,6 +34,37 @@ def seat(game: Game, owner: Owner, role: str) -> GameSeat:
     )
 
 
+def new_game_form(army_a: Army, army_b: Army, **fields) -> dict:
+    """What the new-game form posts for a two-phone game of 4 turns with the
+    app's dice; ``fields`` change or add to it."""
+    return {
+        "army_a": army_a.pk,
+        "army_b": army_b.pk,
+        "turns": 4,
+        "mode": "two_phones",
+        "dice_mode": "app",
+        **fields,
+    }
+
+
+def guests_game(
+    owner_key: str, opponent_key: str, *, wolfen_first: bool = False, **options
+) -> Game:
+    """A game of the two demo armies between two guests: ``owner_key`` holds
+    side A (the Griffons, or the Wolfen if ``wolfen_first``), ``opponent_key``
+    side B."""
+    from battles.services.games import create_game
+
+    army_a, army_b = demo_armies()
+    if wolfen_first:
+        army_a, army_b = army_b, army_a
+    game = create_game(
+        owner=Owner(guest_key=owner_key), army_a=army_a, army_b=army_b, **options
+    )
+    seat(game, Owner(guest_key=opponent_key), SeatRole.SIDE_B)
+    return game
+
+
 def two_phone_game(**options) -> Game:
     """Side A for OWNER, side B for OPPONENT, SPECTATOR watching."""
     game = new_game(**options)
@@ -55,9 +85,3 @@ def play(game: Game, actions: int, seed: int = 1) -> list[int]:
         result = perform_action(game, side, command)
         versions.append(result.game.version)
     return versions
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]

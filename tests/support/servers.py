@@ -14,7 +14,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import httpx
@@ -75,33 +75,21 @@ def shell_json(code: str, env: dict[str, str]) -> object:
 
 
 @contextmanager
-def uvicorn(
-    env: dict[str, str], *, workers: int = 1, ready_timeout: float = 30
+def serving(
+    module: list[str], env: dict[str, str], *, ready_timeout: float, quiet: bool
 ) -> Iterator[str]:
-    """A uvicorn process (``workers`` processes) on a free loopback port;
-    yields its base URL."""
+    """``python -m <module...>`` on a free loopback port until it answers
+    ``/healthz``; yields its base URL, then stops it. A ``quiet`` server's
+    error output is dropped (a server that logs much would fill a pipe no one
+    reads); otherwise it is shown if the server stops before answering."""
     port = free_port()
     process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "confrontation_site.asgi:application",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-            "--timeout-graceful-shutdown",
-            "1",
-            "--workers",
-            str(workers),
-        ],
+        [sys.executable, "-m", module[0], "--host", "127.0.0.1", "--port", str(port)]
+        + ["--log-level", "warning", *module[1:]],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
+        stderr=subprocess.DEVNULL if quiet else subprocess.PIPE,
         text=True,
     )
     base = f"http://127.0.0.1:{port}"
@@ -109,22 +97,37 @@ def uvicorn(
         deadline = time.monotonic() + ready_timeout
         while True:
             if process.poll() is not None:
-                raise AssertionError(f"uvicorn stopped: {process.stderr.read()}")
+                said = process.stderr.read() if process.stderr else ""
+                raise AssertionError(f"{module[0]} stopped: {said}")
             try:
                 if httpx.get(base + "/healthz", timeout=1).status_code == 200:
                     break
             except httpx.HTTPError:
                 pass
             if time.monotonic() > deadline:
-                raise AssertionError("uvicorn did not answer in time")
+                raise AssertionError(f"{module[0]} did not answer in time")
             time.sleep(0.1)
         yield base
     finally:
         process.terminate()
         try:
-            process.wait(timeout=5)
+            process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=5)
         if process.stderr:
             process.stderr.close()
+
+
+def uvicorn(
+    env: dict[str, str], *, workers: int = 1, ready_timeout: float = 30
+) -> AbstractContextManager[str]:
+    """A uvicorn process (``workers`` processes) on a free loopback port;
+    yields its base URL."""
+    return serving(
+        ["uvicorn", "confrontation_site.asgi:application"]
+        + ["--timeout-graceful-shutdown", "1", "--workers", str(workers)],
+        env,
+        ready_timeout=ready_timeout,
+        quiet=False,
+    )

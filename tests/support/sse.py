@@ -35,3 +35,10 @@ def parse_sse(text: str) -> tuple[list[SSEMessage], list[str], str]:
         if fields and message.data:
             messages.append(message)
     return messages, comments, rest
+
+
+def versions(messages: list[SSEMessage]) -> list[int]:
+    """The versions a game's stream announced: each message a ``version`` event
+    whose id is its data."""
+    assert all(m.event == "version" and m.id == m.data for m in messages)
+    return [int(m.id) for m in messages]
