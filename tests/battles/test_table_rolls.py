@@ -10,9 +10,9 @@ from django.test import Client
 
 from battles.models import Game, GameEvent
 from battles.services import games as services
-from tests.support.cast import phone_of
+from tests.support.cast import SPECTATOR, phone_of
 from tests.support.game_steps import act
-from tests.support.live import guests_game
+from tests.support.live import guests_game, seat
 
 pytestmark = pytest.mark.django_db
 
@@ -171,8 +171,8 @@ def test_the_tools_are_titles_on_the_board_and_their_forms_come_when_opened(
 
 
 def test_a_tool_the_rules_do_not_offer_now_is_refused_in_words(game, phone_a):
-    spectator = phone_of("watcher-key", Client(HTTP_ACCEPT_LANGUAGE="en"))
-    GameSeat.objects.create(game=game, role="spectator", guest_key="watcher-key")
+    seat(game, SPECTATOR, "spectator")
+    spectator = phone_of(SPECTATOR.guest_key, Client(HTTP_ACCEPT_LANGUAGE="en"))
     for client, name in ((spectator, "test"), (phone_a, "nonsense")):
         answer = tool(client, game, name)
         assert "Not now" in answer and "<form" not in answer
