@@ -43,6 +43,7 @@ from rules.game import (
     summarize,
     undo_target,
 )
+from rules.game.common import CountingDice
 from rules.game.evolve import META_KINDS
 from rules.game.state import CHARACTERISTICS
 
@@ -79,19 +80,6 @@ class ActionResult:
     events: list[GameEvent] = field(default_factory=list)
     repeated: bool = False  # the same tap arrived twice: applied once
     undo_requested: bool = False  # asked on the other phone, not done yet
-
-
-class RecordingDice:
-    """Wraps a dice source and keeps every face drawn, in order."""
-
-    def __init__(self, source):
-        self.source = source
-        self.faces: list[int] = []
-
-    def d6(self) -> int:
-        face = self.source.d6()
-        self.faces.append(face)
-        return face
 
 
 def action_dice_seed(game: Game, action: int) -> str:
@@ -289,7 +277,7 @@ def _append(
     *,
     key: str,
     command_hash: str,
-    dice: RecordingDice | None,
+    dice: CountingDice | None,
     dice_source: str,
 ) -> list[GameEvent]:
     """Append one action's events and store the state the engine built."""
@@ -396,7 +384,7 @@ def perform_action(
         ):
             # Real dice: an upkeep item with a roll (Régénération/X) asks for it.
             source = ScriptedDice([])
-        dice = RecordingDice(source)
+        dice = CountingDice(source)
         raw_events, new_state = decide_and_fold(locked.state, side, command, dice)
         rows = _append(
             locked,

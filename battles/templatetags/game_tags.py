@@ -41,3 +41,15 @@ def tap_fields(context, command_type: str = "", side: str | None = None) -> Safe
         context["game"].version,
         tap() if callable(tap) else tap or "",
     )
+
+
+@register.simple_tag(takes_context=True)
+def act_attrs(context) -> SafeString:
+    """A tap's form attributes: posted by htmx to the game's ``act`` URL (a
+    plain POST without JavaScript), the answer taking the panel's place, its
+    buttons disabled while the tap is under way."""
+    return format_html(
+        'hx-post="{0}" hx-target="#game-panel" hx-swap="outerHTML" '
+        'hx-disabled-elt="find button" method="post" action="{0}"',
+        context["act_url"],
+    )

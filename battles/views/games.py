@@ -243,14 +243,20 @@ def _answer(
     return redirect(game_url(game))
 
 
+def _player_tap(request: HttpRequest, public_id: str) -> tuple[Game, Viewer, str]:
+    """The game, this phone and the side it taps for: one it holds."""
+    game, viewer = get_game_for_viewer(request, public_id)
+    side = request.POST.get("side") or _acting_side(request, game, viewer)
+    if not viewer.is_player or side not in viewer.sides:
+        raise PermissionDenied("A phone taps only for a side it holds.")
+    return game, viewer, side
+
+
 @require_POST
 def game_undo(request: HttpRequest, public_id: str) -> HttpResponse:
     """Undo my last action; a roll needs the other phone's word (or, on one
     phone, a confirmation)."""
-    game, viewer = get_game_for_viewer(request, public_id)
-    side = request.POST.get("side") or _acting_side(request, game, viewer)
-    if not viewer.is_player or side not in viewer.sides:
-        raise PermissionDenied("A phone undoes only its own side's actions.")
+    game, viewer, side = _player_tap(request, public_id)
     try:
         result = services.undo_last_action(
             game,
@@ -275,10 +281,7 @@ def game_undo(request: HttpRequest, public_id: str) -> HttpResponse:
 @require_POST
 def game_undo_answer(request: HttpRequest, public_id: str) -> HttpResponse:
     """The other phone agrees to, or refuses, the undo of a roll."""
-    game, viewer = get_game_for_viewer(request, public_id)
-    side = request.POST.get("side") or _acting_side(request, game, viewer)
-    if not viewer.is_player or side not in viewer.sides:
-        raise PermissionDenied("Only a player answers an undo.")
+    game, viewer, side = _player_tap(request, public_id)
     try:
         result = services.answer_undo(
             game,

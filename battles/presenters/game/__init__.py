@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from battles.presenters.game import (
@@ -229,6 +230,7 @@ def build_board(
         "new_lines": new_lines,
         "latest": latest,
         "tap": new_tap_key,
+        "act_url": reverse("game_act", args=[game.public_id]),
         "error": error,
         "error_field": error_field,
         "can_undo": viewer.is_player and services.may_undo(game, side, events),
