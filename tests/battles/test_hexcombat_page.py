@@ -277,3 +277,52 @@ def test_other_methods_are_refused(client):
 def test_the_home_page_links_to_the_sheet(client):
     body = client.get("/").content.decode()
     assert 'href="/hex/"' in body
+
+
+ENGLISH_WORDS = {"the", "and", "of", "to", "is", "with", "for", "on", "by", "or"}
+ENGLISH_WORDS |= {"at", "each", "when", "their", "this", "not", "one", "more"}
+
+
+def english_lines(html: str) -> list[str]:
+    """Lines of a page's text with two English words or more."""
+    text = re.sub(r"<script.*?</script>|<style.*?</style>", " ", html, flags=re.S)
+    lines = (line.strip() for line in re.sub(r"<[^>]+>", "\n", text).split("\n"))
+    return [
+        line
+        for line in lines
+        if sum(w in ENGLISH_WORDS for w in re.findall(r"[a-z']+", line.lower())) >= 2
+    ]
+
+
+def test_the_french_sheet_has_no_english_sentence_whatever_the_situation(client):
+    """#11: no English on a French page, over random sheets of both kinds."""
+    import random
+
+    from django import forms
+
+    from battles.forms.hexcombat import FORMS, initial_data
+
+    rng = random.Random(7)
+    english = client.get(URL, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert english_lines(english), "the check finds English where there is some"
+    assert (
+        english_lines(client.get(URL, HTTP_ACCEPT_LANGUAGE="fr").content.decode()) == []
+    )
+    for _ in range(40):
+        mode = rng.choice(sorted(FORMS))
+        form_class = FORMS[mode]
+        data = {**initial_data(form_class), "mode": mode}
+        data["action"] = rng.choice(["roll", "read", ""])
+        for name, field in form_class.base_fields.items():
+            if isinstance(field, forms.BooleanField):
+                data[name] = "on" if rng.random() < 0.3 else ""
+            elif isinstance(field, forms.ChoiceField):
+                data[name] = rng.choice([value for value, _label in field.choices])
+            elif isinstance(field, forms.IntegerField):
+                low = field.min_value or 0
+                data[name] = str(rng.randint(low, min(field.max_value or 99, low + 12)))
+        data = {
+            k: ("on" if v is True else "" if v is False else v) for k, v in data.items()
+        }
+        page = client.post(URL, data, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+        assert english_lines(page) == [], data
