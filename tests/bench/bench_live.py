@@ -29,6 +29,7 @@ import argparse
 import asyncio
 import os
 import random
+import re
 import shutil
 import sys
 import tempfile
@@ -53,6 +54,7 @@ from tests.support.sse import parse_sse  # noqa: E402
 LEVELS = (10, 25, 50, 100)
 PACE_SECONDS = 2.0  # each table acts every 2 s
 TARGET_P95 = 0.150
+EXCEPTION_LINE = re.compile(r"^[\w.]+(Error|Exception)\b")  # a traceback's last line
 
 
 def _form(command: dict, side: str, version: int) -> dict:
@@ -237,6 +239,13 @@ async def run_level(games: list[dict], base: str, seconds: float, pace: float):
     return results
 
 
+def _error_causes(log: Path) -> list[str]:
+    """The distinct exceptions the server logged (what a 500 came from)."""
+    lines = log.read_text(errors="replace").splitlines() if log.exists() else []
+    found = (line for line in lines if EXCEPTION_LINE.match(line))
+    return list(dict.fromkeys(found))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
@@ -288,7 +297,8 @@ def main() -> None:
         manage("migrate", "--noinput", env=env)
         manage("load_demo", env=env)
         rows = []
-        with uvicorn(env, workers=workers) as base:
+        server_log = scratch / "server.log"
+        with uvicorn(env, workers=workers, log=server_log) as base:
             for count in LEVELS:
                 games = shell_json(
                     f"from tests.support.live_setup import setup_games; "
@@ -319,6 +329,9 @@ def main() -> None:
             )
             if r["errors"]:
                 print("   errors:", sorted(set(r["errors"]))[:5])
+        causes = _error_causes(server_log)
+        if causes:
+            print("   server errors (last line of each traceback):", causes[:5])
         held = [
             count
             for count, r in rows

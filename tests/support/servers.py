@@ -12,6 +12,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -76,20 +77,27 @@ def shell_json(code: str, env: dict[str, str]) -> object:
 
 @contextmanager
 def serving(
-    module: list[str], env: dict[str, str], *, ready_timeout: float, quiet: bool
+    module: list[str],
+    env: dict[str, str],
+    *,
+    ready_timeout: float,
+    quiet: bool,
+    log: Path | None = None,
 ) -> Iterator[str]:
     """``python -m <module...>`` on a free loopback port until it answers
-    ``/healthz``; yields its base URL, then stops it. A ``quiet`` server's
-    error output is dropped (a server that logs much would fill a pipe no one
-    reads); otherwise it is shown if the server stops before answering."""
+    ``/healthz``; yields its base URL, then stops it. Its error output goes
+    to a file (``log``, or a temporary one), never to a pipe no one reads,
+    which a server that logs much would fill and block on; unless ``quiet``,
+    it is shown if the server stops before answering."""
     port = free_port()
+    errors = open(log, "w+") if log else tempfile.TemporaryFile("w+")  # noqa: SIM115
     process = subprocess.Popen(
         [sys.executable, "-m", module[0], "--host", "127.0.0.1", "--port", str(port)]
         + ["--log-level", "warning", *module[1:]],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL if quiet else subprocess.PIPE,
+        stderr=errors,
         text=True,
     )
     base = f"http://127.0.0.1:{port}"
@@ -97,7 +105,8 @@ def serving(
         deadline = time.monotonic() + ready_timeout
         while True:
             if process.poll() is not None:
-                said = process.stderr.read() if process.stderr else ""
+                errors.seek(0)
+                said = "" if quiet else errors.read()
                 raise AssertionError(f"{module[0]} stopped: {said}")
             try:
                 if httpx.get(base + "/healthz", timeout=1).status_code == 200:
@@ -115,19 +124,23 @@ def serving(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=5)
-        if process.stderr:
-            process.stderr.close()
+        errors.close()
 
 
 def uvicorn(
-    env: dict[str, str], *, workers: int = 1, ready_timeout: float = 30
+    env: dict[str, str],
+    *,
+    workers: int = 1,
+    ready_timeout: float = 30,
+    log: Path | None = None,
 ) -> AbstractContextManager[str]:
     """A uvicorn process (``workers`` processes) on a free loopback port;
-    yields its base URL."""
+    yields its base URL (its error output in ``log``, if given)."""
     return serving(
         ["uvicorn", "confrontation_site.asgi:application"]
         + ["--timeout-graceful-shutdown", "1", "--workers", str(workers)],
         env,
         ready_timeout=ready_timeout,
         quiet=False,
+        log=log,
     )
