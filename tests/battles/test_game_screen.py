@@ -110,6 +110,8 @@ def test_a_refusal_is_the_panel_and_its_message_and_changes_nothing():
     assert answer.status_code == 200
     feedback = html.split('id="tap-feedback"', 1)[1][:300]
     assert 'class="message message-error"' in feedback
+    # Nothing moved: the forms outside the panel stay as the player left them.
+    assert 'id="flee-a"' not in html
     game.refresh_from_db()
     assert game.version == before
 

@@ -226,6 +226,9 @@ def build_board(
         "fighters": fighters_by_side(state, only),
         "changed": only,
         "flee": flee,
+        # A refusal leaves the game as it was: the forms outside the panel
+        # stay (the tapped one keeps its choice, and its message goes by it).
+        "moved": since is None or game.version != since,
         "log": [] if since is not None else list(reversed(lines[-LOG_ON_BOARD:])),
         "new_lines": new_lines,
         "latest": latest,
