@@ -217,6 +217,15 @@ def parse_version(data: QueryDict) -> int | None:
     return int(raw)
 
 
+def parse_since(data: QueryDict) -> int | None:
+    """The version a refreshing phone shows (None: not sent, or not a version:
+    it gets the whole board)."""
+    try:
+        return parse_version({"version": data.get("since", "")})
+    except FieldError:
+        return None
+
+
 def parse_tap_key(data: QueryDict) -> str:
     """The tap's idempotency key: a retry of the same tap sends the same one."""
     return check_text(data.get("tap"), "tap", max_length=MAX_TAP_KEY)

@@ -1,9 +1,38 @@
-"""ASGI entry point (uvicorn serves it, even for the embedded default)."""
+"""ASGI entry point (uvicorn serves it, even for the embedded default).
+
+Two ways through Django, chosen per request by the view its path resolves
+to: the live streams are async views, served by Django's ASGI handler on the
+event loop, holding no thread while they wait; every other view is sync and
+runs through Django's WSGI handler in one worker thread a request
+(``confrontation_site.sync_views``: Django's ASGI handler would hop between
+the loop and a thread for each sync middleware hook instead).
+"""
 
 import os
+from inspect import iscoroutinefunction
 
 from django.core.asgi import get_asgi_application
+from django.core.wsgi import get_wsgi_application
+from django.urls import Resolver404, resolve
+
+from confrontation_site.sync_views import SyncViews
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "confrontation_site.settings")
 
-application = get_asgi_application()
+async_views = get_asgi_application()
+sync_views = SyncViews(get_wsgi_application())
+
+
+def is_async_view(path: str) -> bool:
+    """Does ``path`` lead to an async view (a live stream)?"""
+    try:
+        return iscoroutinefunction(resolve(path).func)
+    except Resolver404:
+        return False
+
+
+async def application(scope, receive, send):
+    if scope["type"] == "http" and not is_async_view(scope["path"]):
+        await sync_views(scope, receive, send)
+    else:
+        await async_views(scope, receive, send)

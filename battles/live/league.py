@@ -65,7 +65,7 @@ def _current(kind: str, key_id: int) -> int:
         hang_up()
 
 
-current_version = sync_to_async(_current)
+current_version = sync_to_async(_current, thread_sensitive=False)  # as a game's
 
 
 async def league_events(

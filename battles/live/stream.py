@@ -69,7 +69,10 @@ def _action_ends_after(game_id: int, seen: int | None) -> list[int]:
         hang_up()
 
 
-action_ends_after = sync_to_async(_action_ends_after)
+# Off the thread the views share (thread_sensitive=False): a look per stream
+# at every action and heartbeat would otherwise queue the taps behind it. The
+# look opens and closes its own connection in whatever thread runs it.
+action_ends_after = sync_to_async(_action_ends_after, thread_sensitive=False)
 action_ends_after.__doc__ = """The versions after each action past ``seen``, in order.
 
 ``seen`` None (a phone that says nothing of what it has): the current version.

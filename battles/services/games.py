@@ -616,6 +616,28 @@ def latest_events(
     ]
 
 
+CATCH_UP_EVENTS = 50  # a phone further behind gets the whole board again
+
+
+def state_at(game: Game, version: int) -> dict[str, Any] | None:
+    """The state the game had at ``version``, for a phone showing that version
+    to catch up with what changed only; None when it must have the whole
+    board: a version the log does not keep a snapshot of, one too far back,
+    or an undo since (it changes lines already shown)."""
+    if version == game.version:
+        return game.state
+    if not 0 < version < game.version or game.version - version > CATCH_UP_EVENTS:
+        return None
+    # The state before the next action (its first event keeps it).
+    before = Case(When(seq=version + 1, then="state_before"), output_field=JSONField())
+    rows = list(
+        game.events.filter(seq__gt=version).order_by("seq").values_list("kind", before)
+    )
+    if not rows or any(kind in META_KINDS for kind, _state in rows):
+        return None
+    return rows[0][1]
+
+
 UNDO_WINDOW = 40  # the latest events an undo looks back through on the board
 
 
@@ -721,6 +743,7 @@ __all__ = [
     "perform_action",
     "reloaded",
     "replayed_state",
+    "state_at",
     "roll_dice_seed",
     "rules_events",
     "seat_roles",

@@ -23,7 +23,7 @@ from battles.presenters.game import build_board, floor_side, whole_log
 from battles.presenters.words import rules_text
 from battles.services import games as services
 from battles.services.fighter_rows import readable_sequences
-from battles.taps import parse_tap, parse_tap_key, parse_version
+from battles.taps import parse_since, parse_tap, parse_tap_key, parse_version
 from battles.validation import FieldError
 from battles.views.access import Viewer, get_game_for_viewer
 from rules.errors import IllegalAction
@@ -121,8 +121,21 @@ def game_page(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @require_GET
 def game_board(request: HttpRequest, public_id: str) -> HttpResponse:
-    """The board partial alone (live refresh and polling fetch it)."""
+    """The board partial alone (live refresh and polling fetch it).
+
+    ``?since=N``: the phone shows version N; when the log keeps the state
+    at N, it gets what changed only, as a tap's answer is (the panel, then
+    out-of-band swaps); else the whole board.
+    """
     game, viewer = get_game_for_viewer(request, public_id)
+    since = parse_since(request.GET)
+    before = services.state_at(game, since) if since is not None else None
+    if before is not None and request.htmx and not game.finished:
+        response = _render_answer(request, game, viewer, since=since, before=before)
+        response["HX-Retarget"] = "#game-panel"
+        response["HX-Reswap"] = "outerHTML"
+        patch_vary_headers(response, ("HX-Request",))
+        return response
     context = board_context(request, game, viewer)
     response = render(request, TEMPLATE + "#board", context)
     response["X-Game-Version"] = str(game.version)

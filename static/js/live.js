@@ -4,7 +4,9 @@
  * The page holds <div id="board" data-board-url data-version-url
  * data-stream-url data-version>. The stream (Server-Sent Events) says only
  * "the game is at version N"; when N is past what the board shows, the board
- * is fetched again (each phone gets what it may see). The status line above
+ * is fetched again (each phone gets what it may see): what changed since the
+ * version it shows, as a tap's answer is, or the whole board when the server
+ * cannot tell (too far behind, an undo since). The status line above
  * the board (rendered by the server, so nothing moves when this runs) says
  * whether this phone is live, reconnecting, polling or out of date; it never
  * says "Live" while a fetch failed. Failed fetches are retried with backoff,
@@ -133,7 +135,10 @@
     fetching = true;
     var asked = wanted;
     var mine = generation;
-    htmx.ajax("GET", board.dataset.boardUrl, { source: board, target: "#board", swap: "innerHTML" }).then(
+    // "since": the server answers with what changed only when it can (the
+    // panel, the rest out of band), else with the whole board.
+    var url = board.dataset.boardUrl + "?since=" + shownVersion();
+    htmx.ajax("GET", url, { source: board, target: "#board", swap: "innerHTML" }).then(
       function () {
         if (mine !== generation) return;
         fetching = false;

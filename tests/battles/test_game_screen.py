@@ -174,3 +174,57 @@ def test_an_answer_built_from_the_tap_s_own_events_equals_one_read_from_the_log(
         told = build_board(result.game, viewer, added=result.events, **common)
         read = build_board(result.game, viewer, **common)
         assert {k: told[k] for k in compared} == {k: read[k] for k in compared}
+
+
+def refresh(client, game, since):
+    return client.get(
+        f"/games/{game.public_id}/board", {"since": since}, HTTP_HX_REQUEST="true"
+    )
+
+
+def test_the_other_phone_catches_up_with_what_changed_only():
+    game = new_game(OWNER)
+    GameSeat.objects.create(game=game, role="b", guest_key="opponent-key")
+    a, b = phone(), phone("opponent-key")
+    shown = game.version
+    cards = game.state["sides"]["a"]["cards"]
+    act(a, game, type="set_sequence", side="a", order=cards)
+    game.refresh_from_db()
+    answer = refresh(b, game, shown)
+    html = answer.content.decode()
+    assert answer["HX-Retarget"] == "#game-panel"
+    assert answer["HX-Reswap"] == "outerHTML"
+    assert answer["X-Game-Version"] == str(game.version)
+    assert html.lstrip().startswith('<section id="game-panel"')
+    assert f'data-version="{game.version}" hx-swap-oob="true"' in html
+    assert "set its activation sequence" in html  # the new log line
+    assert 'id="game-fighters"' not in html  # no fighter changed
+    assert cards[0] not in html.split('id="game-panel"', 1)[1].split("</section>")[0]
+    # What B gets equals what its whole board says of the panel.
+    whole = b.get(f"/games/{game.public_id}/board").content.decode()
+    assert 'id="game-fighters"' in whole
+
+
+@pytest.mark.parametrize("since", ["", "abc", "-1", "99999999999", "0"])
+def test_a_refresh_without_a_usable_version_gets_the_whole_board(since):
+    game = new_game(OWNER)
+    answer = refresh(phone(), game, since)
+    assert answer.status_code == 200
+    assert not answer.has_header("HX-Retarget")
+    assert 'id="game-fighters"' in answer.content.decode()
+
+
+def test_after_an_undo_a_refresh_gets_the_whole_board():
+    from battles.services import games as services
+
+    game = new_game(OWNER)
+    shown = game.version
+    cards = game.state["sides"]["a"]["cards"]
+    act(phone(), game, type="set_sequence", side="a", order=cards)
+    game.refresh_from_db()
+    services.undo_last_action(game, "a")
+    game.refresh_from_db()
+    for since in (shown, shown + 1):
+        answer = refresh(phone(), game, since)
+        assert not answer.has_header("HX-Retarget")
+        assert 'id="game-fighters"' in answer.content.decode()

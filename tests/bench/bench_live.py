@@ -10,7 +10,8 @@ production (``DEBUG=false``; the embedded default: one process, SQLite file,
 in-process bus); per game three httpx clients (side A, side B, a
 spectator), each holding the game's event stream and, like ``live.js``,
 fetching its board (``GET /games/<id>/board``) as soon as the stream says
-the game moved on. The phones play the test bot's commands
+the game moved on (``?since=`` the version it shows: what changed only,
+when the server can). The phones play the test bot's commands
 (``tests/support/game_bot.py``) through the real endpoint (``POST
 /games/<id>/act`` with htmx and CSRF), each table acting every 2 s (a
 realistic pace at a table). The bot reads the state from the database (read
@@ -89,10 +90,14 @@ class Phone:
         self.token = ""
         self.stream_task: asyncio.Task | None = None
         self.fetches: set[asyncio.Task] = set()
+        self.shown = 0  # the version the board shows
+        self.fetching = False
+        self.again = False
 
     async def open(self, public_id: str) -> None:
         page = await self.client.get(f"/games/{public_id}/")
         page.raise_for_status()
+        self.shown = int(page.headers["X-Game-Version"])
         self.token = page.text.split('"X-CSRFToken": "', 1)[1].split('"', 1)[0]
         # DEBUG=false marks the CSRF cookie Secure; this loopback bench speaks
         # plain HTTP, so it hands the cookie back itself.
@@ -120,16 +125,35 @@ class Phone:
                         task.add_done_callback(self.fetches.discard)
 
     async def _board(self, public_id: str, version: int) -> None:
-        """Fetch the board the stream announced, as the page does."""
+        """Fetch the board the stream announced, as live.js does: one fetch at
+        a time, saying the version shown (the server answers with what
+        changed since, or the whole board), again if news came meanwhile."""
+        if version <= self.shown:
+            return
+        if self.fetching:
+            self.again = True
+            return
+        self.fetching = True
         try:
-            response = await self.client.get(f"/games/{public_id}/board")
+            while True:
+                self.again = False
+                response = await self.client.get(
+                    f"/games/{public_id}/board",
+                    params={"since": self.shown},
+                    headers={"HX-Request": "true"},
+                )
+                if response.status_code == 200:
+                    shown = int(response.headers.get("X-Game-Version", "0"))
+                    now = time.perf_counter()
+                    for seen in range(self.shown + 1, shown + 1):
+                        self.boards.setdefault(seen, now)
+                    self.shown = max(self.shown, shown)
+                if not self.again:
+                    break
         except httpx.HTTPError:
             return
-        if response.status_code == 200:
-            shown = int(response.headers.get("X-Game-Version", "0"))
-            now = time.perf_counter()
-            for seen in range(version, shown + 1):
-                self.boards.setdefault(seen, now)
+        finally:
+            self.fetching = False
 
     async def close(self) -> None:
         for task in list(self.fetches):

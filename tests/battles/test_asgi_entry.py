@@ -1,0 +1,112 @@
+"""The ASGI entry point: sync views in one thread hop, streams on the loop."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from confrontation_site import asgi
+from confrontation_site.sync_views import (
+    MAX_BODY_BYTES,
+    SyncViews,
+    build_environ,
+    read_body,
+)
+
+
+def scope(path="/healthz", **extra) -> dict:
+    return {
+        "type": "http",
+        "method": "GET",
+        "path": path,
+        "root_path": "",
+        "query_string": b"",
+        "headers": [(b"host", b"club.local")],
+        "server": ("127.0.0.1", 8000),
+        "client": ("192.168.1.20", 51000),
+        "scheme": "http",
+        "http_version": "1.1",
+        **extra,
+    }
+
+
+def test_the_environ_is_the_wsgi_one_django_expects():
+    environ = build_environ(
+        scope(
+            "/games/é/act",
+            method="POST",
+            root_path="",
+            query_string=b"since=4&x=%C3%A9",
+            headers=[
+                (b"host", b"club.local"),
+                (b"content-type", b"application/x-www-form-urlencoded"),
+                (b"content-length", b"999"),
+                (b"cookie", b"sessionid=abc"),
+                (b"cookie", b"csrftoken=def"),
+                (b"x-forwarded-for", b"1.1.1.1"),
+                (b"x-forwarded-for", b"2.2.2.2"),
+                (b"hx-request", b"true"),
+            ],
+        ),
+        b"side=a",
+    )
+    assert environ["REQUEST_METHOD"] == "POST"
+    assert environ["PATH_INFO"] == "/games/é/act".encode().decode("latin-1")
+    assert environ["QUERY_STRING"] == "since=4&x=%C3%A9"
+    assert environ["CONTENT_TYPE"] == "application/x-www-form-urlencoded"
+    assert environ["CONTENT_LENGTH"] == "6"  # the body read, not what was said
+    assert environ["HTTP_COOKIE"] == "sessionid=abc; csrftoken=def"
+    assert environ["HTTP_X_FORWARDED_FOR"] == "1.1.1.1,2.2.2.2"
+    assert environ["HTTP_HX_REQUEST"] == "true"
+    assert environ["REMOTE_ADDR"] == "192.168.1.20"
+    assert environ["wsgi.input"].read() == b"side=a"
+
+
+def test_a_body_larger_than_allowed_is_refused_before_django_sees_it():
+    chunk = b"x" * (1024 * 1024)
+    sent = iter(range(MAX_BODY_BYTES // len(chunk) + 2))
+
+    async def receive():
+        next(sent)
+        return {"type": "http.request", "body": chunk, "more_body": True}
+
+    assert asyncio.run(read_body(receive)) is None
+
+    answers = []
+
+    async def send(message):
+        answers.append(message)
+
+    called = []
+    sent = iter(range(MAX_BODY_BYTES // len(chunk) + 2))
+    views = SyncViews(lambda environ, start: called.append(environ))
+    asyncio.run(views(scope(method="POST"), receive, send))
+    assert answers[0]["status"] == 413 and called == []
+
+
+def test_a_sync_view_answers_whole_with_its_headers_stripped():
+    def wsgi_app(environ, start_response):
+        start_response("201 Created", [("Set-Cookie", " a=1; Path=/")])
+        return [b"one ", b"two"]
+
+    answers = []
+
+    async def receive():
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message):
+        answers.append(message)
+
+    asyncio.run(SyncViews(wsgi_app)(scope(), receive, send))
+    assert answers[0]["status"] == 201
+    assert answers[0]["headers"] == [(b"set-cookie", b"a=1; Path=/")]
+    assert answers[1]["body"] == b"one two"
+
+
+@pytest.mark.django_db
+def test_streams_go_to_the_async_handler_and_pages_to_the_sync_one():
+    assert asgi.is_async_view("/games/abcdefghijkl/stream")
+    assert not asgi.is_async_view("/games/abcdefghijkl/board")
+    assert not asgi.is_async_view("/healthz")
+    assert not asgi.is_async_view("/no/such/page")
