@@ -5,7 +5,7 @@ Run: ``.venv/bin/python tests/bench/bench_live.py`` (``make bench`` runs it),
 or ``... bench_live.py --database postgres`` for PostgreSQL with the
 LISTEN/NOTIFY bus and two uvicorn workers. Not collected by pytest.
 
-For 10, 25, 50 and then 100 concurrent games: a uvicorn server run as in
+For 2, 5, 10, 25, 50 and then 100 concurrent games: a uvicorn server run as in
 production (``DEBUG=false``; the embedded default: one process, SQLite file,
 in-process bus); per game three httpx clients (side A, side B, a
 spectator), each holding the game's event stream and, like ``live.js``,
@@ -52,7 +52,7 @@ from tests.support.servers import (  # noqa: E402
 )
 from tests.support.sse import parse_sse  # noqa: E402
 
-LEVELS = (10, 25, 50, 100)
+LEVELS = (2, 5, 10, 25, 50, 100)
 PACE_SECONDS = 2.0  # each table acts every 2 s
 TARGET_P95 = 0.150
 EXCEPTION_LINE = re.compile(r"^[\w.]+(Error|Exception)\b")  # a traceback's last line
