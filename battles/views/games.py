@@ -227,30 +227,15 @@ def _answer(
     fresh = request.POST.get("version", "") == str(game.version)
     # The refused tap's type: a tool at the table opens with its message.
     refused = request.POST.get("type", "") if error else ""
+    said = {"error": error, "error_field": field, "refused": refused, "status": status}
     if request.htmx and error and fresh:
         # A refusal changes nothing: the panel and status line, the message
         # next to the control that was tapped.
         return _render_answer(
-            request,
-            game,
-            viewer,
-            error=error,
-            error_field=field,
-            refused=refused,
-            since=game.version,
-            before=game.state,
-            status=status,
+            request, game, viewer, since=game.version, before=game.state, **said
         )
     if request.htmx:
-        return _render_board(
-            request,
-            game,
-            viewer,
-            error=error,
-            error_field=field,
-            refused=refused,
-            status=status,
-        )
+        return _render_board(request, game, viewer, **said)
     if error:
         messages.error(request, error)
     return redirect(game_url(game))
