@@ -199,7 +199,8 @@ def test_the_other_phone_catches_up_with_what_changed_only():
     assert f'data-version="{game.version}" hx-swap-oob="true"' in html
     assert "set its activation sequence" in html  # the new log line
     assert 'id="game-fighters"' not in html  # no fighter changed
-    assert cards[0] not in html.split('id="game-panel"', 1)[1].split("</section>")[0]
+    panel = html.split('id="game-panel"', 1)[1].split("</section>")[0]
+    assert f'value="{cards[0]}"' not in panel  # A's sequence stays A's (IV-A-1)
     # What B gets equals what its whole board says of the panel.
     whole = b.get(f"/games/{game.public_id}/board").content.decode()
     assert 'id="game-fighters"' in whole

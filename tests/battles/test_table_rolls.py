@@ -164,8 +164,9 @@ def test_the_tools_are_titles_on_the_board_and_their_forms_come_when_opened(
     form = tool(phone_a, game, "test")
     assert 'id="test-fighter"' in form
     assert f'name="version" value="{game.version}"' in form
-    assert fighter_with(game, "a", "COU") in form
-    assert fighter_with(game, "b", "DIS") not in form.split("test-opponent")[0]
+    mine = form.split('id="test-opponent"')[0]  # the side's own fighters
+    assert f'value="{fighter_with(game, "a", "COU")}"' in mine
+    assert f'value="{fighter_with(game, "b", "DIS")}"' not in mine
     assert 'id="effect-name"' in tool(phone_a, game, "effect")
     assert "Roll the scatter" in tool(phone_a, game, "scatter")
 
