@@ -63,13 +63,20 @@ def build_environ(scope: dict, body: bytes) -> dict:
     return environ
 
 
+class Disconnected(Exception):
+    """The client went away before its request's body was all in."""
+
+
 async def read_body(receive) -> bytes | None:
-    """The whole request body, or None when it is larger than allowed."""
+    """The whole request body, or None when it is larger than allowed.
+
+    Raises ``Disconnected``: a cut body is never handed to a view (a tap
+    with half its fields must not be acted on)."""
     chunks, size = [], 0
     while True:
         message = await receive()
         if message["type"] == "http.disconnect":
-            return b"".join(chunks)
+            raise Disconnected
         chunk = message.get("body", b"")
         size += len(chunk)
         if size > MAX_BODY_BYTES:
@@ -87,7 +94,10 @@ class SyncViews:
         self.executor = ThreadPoolExecutor(workers, thread_name_prefix="django")
 
     async def __call__(self, scope, receive, send) -> None:
-        body = await read_body(receive)
+        try:
+            body = await read_body(receive)
+        except Disconnected:
+            return  # no one to answer
         if body is None:
             await self._send(send, HTTPStatus.REQUEST_ENTITY_TOO_LARGE, [], b"")
             return

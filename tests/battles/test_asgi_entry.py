@@ -85,6 +85,27 @@ def test_a_body_larger_than_allowed_is_refused_before_django_sees_it():
     assert answers[0]["status"] == 413 and called == []
 
 
+def test_a_body_cut_by_a_disconnect_is_never_handed_to_django():
+    messages = iter(
+        [
+            {"type": "http.request", "body": b"type=roll&si", "more_body": True},
+            {"type": "http.disconnect"},
+        ]
+    )
+
+    async def receive():
+        return next(messages)
+
+    answers, called = [], []
+
+    async def send(message):
+        answers.append(message)
+
+    views = SyncViews(lambda environ, start: called.append(environ))
+    asyncio.run(views(scope(method="POST"), receive, send))
+    assert called == [] and answers == []
+
+
 def test_a_sync_view_answers_whole_with_its_headers_stripped():
     def wsgi_app(environ, start_response):
         start_response("201 Created", [("Set-Cookie", " a=1; Path=/")])
