@@ -19,8 +19,13 @@ from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 
 # A request body is held in memory before Django reads it: past this size the
-# request is refused (the largest the app takes, a catalogue, is far smaller).
+# request is refused here. The app's own limits, each with its message next
+# to its field, are far smaller (a catalogue: battlescribe.MAX_FILE_BYTES).
 MAX_BODY_BYTES = 64 * 1024 * 1024
+TOO_LARGE = (
+    "This request is too large (64 MB at most); nothing was saved.\n"
+    "Cette requête est trop volumineuse (64 Mo au plus) ; rien n'a été enregistré.\n"
+).encode()
 WORKERS = 4  # requests under way at once in one process (SQLite serialises writes)
 
 
@@ -99,7 +104,10 @@ class SyncViews:
         except Disconnected:
             return  # no one to answer
         if body is None:
-            await self._send(send, HTTPStatus.REQUEST_ENTITY_TOO_LARGE, [], b"")
+            plain = [(b"content-type", b"text/plain; charset=utf-8")]
+            await self._send(
+                send, HTTPStatus.REQUEST_ENTITY_TOO_LARGE, plain, TOO_LARGE
+            )
             return
         environ = build_environ(scope, body)
         run = contextvars.copy_context().run

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from django import template
+from django.template.defaulttags import CsrfTokenNode
 from django.utils.formats import localize
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
 register = template.Library()
+CSRF_FIELD = CsrfTokenNode()
 
 
 @register.filter
@@ -29,11 +31,11 @@ def tap_fields(context, command_type: str = "", side: str | None = None) -> Safe
     taps"). A tag rather than an included template: a panel holds several."""
     tap = context.get("tap")
     return format_html(
-        '<input type="hidden" name="csrfmiddlewaretoken" value="{}">{}'
+        "{}{}"
         '<input type="hidden" name="side" value="{}">'
         '<input type="hidden" name="version" value="{}">'
         '<input type="hidden" name="tap" value="{}">',
-        context.get("csrf_token", ""),
+        CSRF_FIELD.render(context),  # Django's own {% csrf_token %}
         format_html('<input type="hidden" name="type" value="{}">', command_type)
         if command_type
         else "",
