@@ -301,6 +301,44 @@ def _to_upkeep(game):
     raise AssertionError("no upkeep reached")
 
 
+def test_IV_D_the_checklist_puts_the_next_line_first_and_folds_those_done(
+    wolfen_against_griffons, phone_a, phone_b
+):
+    game = wolfen_against_griffons
+    seed = "the rally test's dice"  # the same melee as the test below
+    Game.objects.filter(pk=game.pk).update(
+        dice_seed=seed, dice_seed_hash=hashlib.sha256(seed.encode()).hexdigest()
+    )
+    game.refresh_from_db()
+    routed = fighter_with(game, "b", "COU")
+    services.perform_action(
+        game, "b", {"type": "set_routed", "fighter": routed, "routed": True}
+    )
+    game = _to_upkeep(game)
+    items = game.state["upkeep"]["items"]
+    assert items[0]["step"] == "rally" and items[0]["side"] == "b"
+    # Side B's rally comes first: B's phone has its controls on top, A's
+    # phone says whose line it is instead of offering nothing.
+    page_b, page_a = board(phone_b, game), board(phone_a, game)
+    checklist_b = page_b[page_b.index('class="checklist"') :]
+    assert checklist_b.index('class="next"') < checklist_b.index("</li>")
+    assert "Set up the rally test" in checklist_b
+    assert "Side B does this: its own fighter's." in page_a
+    assert 'class="next"' not in page_a and "checklist-done" not in page_a
+    # Once lines are done, they fold under a count; the next one stays first.
+    act(phone_b, game, type="tick_upkeep", key=items[0]["key"], difficulty="7")
+    act(phone_b, game, type="roll", faces="4")
+    game.refresh_from_db()
+    nxt = next(i for i in items if i["key"] not in game.state["upkeep"]["ticked"])
+    page = board(phone_a if nxt["side"] != "b" else phone_b, game)
+    checklist = page[page.index('class="checklist"') :]
+    first_line = checklist[: checklist.index("</li>")]
+    assert 'class="next"' in first_line and nxt["key"] in first_line
+    done = page[page.index('class="checklist-done"') :]
+    assert "1 line done" in done and "✓" in done
+    assert page.index('class="checklist"') < page.index('class="checklist-done"')
+
+
 def test_IV_D_each_phone_ticks_its_own_fighters_items_and_rolls_the_rally(
     wolfen_against_griffons, phone_a, phone_b
 ):

@@ -15,41 +15,46 @@ from battles.presenters.game.floor import Offers
 
 
 def panel(state: Mapping[str, Any], side: str | None, offers: Offers) -> Panel:
-    """The checklist in the order of IV-D; each line says whose it is (a side
-    ticks its own fighters' lines, either side a marker's)."""
+    """The checklist in the order of IV-D, what to do now first: the next
+    line (with its controls when ``legal_actions`` lets this side tick it;
+    a side ticks its own fighters' lines, either side a marker's), then the
+    lines to come, then those done (folded)."""
     upkeep = state["upkeep"]
     in_french = french()
-    items = []
-    next_key = None
-    may_tick = offers.allows("tick_upkeep")
+    tickable = set(offers.choices("tick_upkeep", "key"))
+    lines: dict[str, list[dict[str, Any]]] = {"done": [], "to_come": []}
     for item in upkeep["items"]:
         done = item["key"] in upkeep["ticked"]
-        if not done and next_key is None:
-            next_key = item["key"]
         reserve = item["step"] if item["step"] in ("faith", "mana") else None
         current = None
         if reserve and item.get("fighter"):
             current = state["fighters"][item["fighter"]].get(reserve)
-        extras = table_rolls.upkeep_extras(state, item, side)
-        items.append(
+        lines["done" if done else "to_come"].append(
             {
-                **extras,
+                **table_rolls.upkeep_extras(state, item, side),
                 "key": item["key"],
                 "label": item["label_fr"] if in_french else item["label_en"],
                 "section": item["section"],
                 "done": done,
-                "next": may_tick and item["key"] == next_key and extras["mine"],
+                "next": item["key"] in tickable,
                 "rally": item["step"] == "rally",
                 "reserve": reserve,
                 "current": current,
             }
         )
+    to_come = lines["to_come"]
     return Panel(
         "upkeep",
         side=None,
         title=_("Upkeep checklist"),
         section="IV-D",
-        data={"items": items},
+        data={
+            "now": to_come[0] if to_come else None,
+            "to_come": to_come[1:],
+            "done": lines["done"],
+            # The lines keep their IV-D numbers, however they are grouped.
+            "now_number": len(lines["done"]) + 1,
+        },
     )
 
 
