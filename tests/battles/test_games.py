@@ -322,8 +322,11 @@ def test_a_wound_waits_for_the_other_phone_which_may_dispute_it(
     demo_armies, owner_client, opponent_client
 ):
     game = guests_game("owner-key", "opponent-key", require_confirmation=True)
-    game = play_until(game, kind="wound_rolled", side="a")
-    wound = game.events.filter(kind="wound_rolled", side="a").last()
+    # A wound side A rolled on side B's fighter (a shot into a melee can hit
+    # side A's own fighter: nothing for B to confirm then).
+    hit_on_b = {"kind": "wound_rolled", "side": "a", "payload__target__startswith": "b"}
+    game = play_until(game, **hit_on_b)
+    wound = game.events.filter(**hit_on_b).last()
     board = opponent_client.get(f"/games/{game.public_id}/board").content.decode()
     assert "Dispute" in board
     response = opponent_client.post(
