@@ -17,7 +17,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Case, Exists, F, JSONField, OuterRef, Q, Value, When
+from django.db.models import Case, F, JSONField, Q, Value, When
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -216,26 +216,24 @@ def create_game(
 # --- playing -----------------------------------------------------------------------
 
 
-def _locked_game(game: Game, key: str) -> tuple[Game, bool]:
-    """Lock the game's row: the game as it stands, and whether a tap with
-    ``key`` was recorded already.
+def _locked_game(game: Game) -> Game:
+    """Lock the game's row: the game as it stands.
 
     PostgreSQL: a row lock, so two phones' actions queue up (DESIGN). SQLite
     ignores it; its IMMEDIATE transactions already serialise writers. The
-    lock reads the version alone (and whether ``key`` was seen): when the
-    game is still the one the view loaded, that object is used as it is,
-    with its decoded state and its seats, instead of being read again.
+    lock reads the version alone: when the game is still the one the view
+    loaded, that object is used as it is, with its decoded state and its
+    seats, instead of being read again.
     """
-    seen = GameEvent.objects.filter(game=OuterRef("pk"), idempotency_key=key)
     row = (
         Game.objects.select_for_update(no_key=True)
         .filter(pk=game.pk)
-        .values("version", "updated", key_seen=Exists(seen) if key else Value(False))
+        .values_list("version", "updated")
         .get()
     )
-    if (row["version"], row["updated"]) != (game.version, game.updated):
+    if row != (game.version, game.updated):
         game = Game.objects.get(pk=game.pk)  # moved on: read it again (locked)
-    return game, bool(row["key_seen"])
+    return game
 
 
 def _command_hash(command: Mapping[str, Any], faces: Sequence[int] | None) -> str:
@@ -334,9 +332,14 @@ def _open_action(
 ) -> tuple[Game, ActionResult | None]:
     """Lock the game, then: a tap seen before (its earlier answer), or a stale
     one (``StaleAction``), or the locked game to act on (DESIGN: the flow)."""
-    locked, key_seen = _locked_game(game, key)
-    repeat = _repeat_of(locked, key, command_hash) if key_seen else None
-    if repeat is None and expected_version not in (None, locked.version):
+    locked = _locked_game(game)
+    if expected_version == locked.version:
+        # Applying a tap moves the version on, for good: a tap made on the
+        # version the game is at was never applied, so its key is not looked
+        # up (the unique key stays the backstop).
+        return locked, None
+    repeat = _repeat_of(locked, key, command_hash)
+    if repeat is None and expected_version is not None:
         raise StaleAction(_("The game moved on: here is where it stands now."))
     return locked, repeat
 
