@@ -155,9 +155,17 @@ def test_a_turn_on_one_phone(phone, live_server, armies):
     # IV-D: the upkeep checklist, ticked in order, ends the turn.
     assert "Upkeep checklist" in panel(phone).inner_text()
     assert serious_accessibility_violations(phone) == []
-    for _ in range(20):
+    for ticked in range(20):
         if "Upkeep checklist" not in panel(phone).inner_text():
             break
+        if ticked == 2:
+            # What to do now first: the next line's button on the first
+            # screen, the lines done folded under their count.
+            phone.evaluate("() => window.scrollTo(0, 0)")
+            button = phone.locator(".checklist li.next button").first
+            assert button.bounding_box()["y"] + 40 <= 740
+            assert "2 lines done" in phone.locator(".checklist-done").inner_text()
+            shot(phone, "11", "one-phone-upkeep-next-first")
         settled(phone, phone.locator(".checklist li.next button").first.click)
     assert "Turn 2 of 6" in phone.locator(".game-status").inner_text()
     assert phone.evaluate("document.documentElement.scrollWidth") <= 360

@@ -247,12 +247,18 @@ def _act_once(page) -> bool:
 
 
 def check_layout(page, kind: str) -> None:
-    """At 360x740: a typical activation's controls on the first screen, the
-    combat phase's page at most two screens long."""
+    """At 360x740: a typical activation's controls, and the upkeep line to
+    do now, on the first screen; the combat phase's page at most two
+    screens long."""
     if kind == "panel-activation":
         page.evaluate("() => window.scrollTo(0, 0)")
         box = page.locator("#game-panel button", has_text="Record the action")
         assert box.first.bounding_box()["y"] + 40 <= 740
+    if kind == "panel-upkeep":
+        # The line to do now (its button, or whose line it is) comes first.
+        page.evaluate("() => window.scrollTo(0, 0)")
+        box = page.locator("#game-panel .checklist > li").first.bounding_box()
+        assert box["y"] + box["height"] <= 740
     if kind in ("panel-combat", "panel-choose_combat", "panel-form_combats"):
         assert page.evaluate("() => document.documentElement.scrollHeight") <= 1480
 
