@@ -15,6 +15,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.functional import cached_property
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -114,6 +115,12 @@ class Game(models.Model):
     @property
     def finished(self) -> bool:
         return self.state.get("phase") == "finished"
+
+    @cached_property
+    def seat_list(self) -> list[GameSeat]:
+        """The seats, read once for this loaded game: a board asks them for
+        the viewer's roles and for the sides' player names."""
+        return list(self.seats.all())
 
     @property
     def seed_revealed(self) -> bool:

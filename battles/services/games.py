@@ -711,7 +711,7 @@ def seat_roles(game: Game, owner: Owner) -> set[str]:
     """The roles this person holds in the game: "a", "b", "spectator"."""
     if not owner.is_anyone:
         return set()
-    seats = game.seats.all()
+    seats = game.seat_list
     return {
         seat.role
         for seat in seats

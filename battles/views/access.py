@@ -39,9 +39,10 @@ def get_game_for_viewer(request: HttpRequest, public_id: str) -> tuple[Game, Vie
 
     An outsider learns nothing, not even that the game exists.
     """
-    game = Game.objects.filter(public_id=public_id).prefetch_related("seats").first()
-    if game is None:
-        raise Http404("No such game.")
+    try:
+        game = Game.objects.get(public_id=public_id)
+    except Game.DoesNotExist:
+        raise Http404("No such game.") from None
     roles = seat_roles(game, requester(request))
     if not roles:
         raise Http404("No such game.")

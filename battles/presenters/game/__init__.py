@@ -253,7 +253,7 @@ def build_board(
 def _side_names(game) -> dict[str, dict[str, str]]:
     """Each side's name: the player's own, once they gave it, else the army's."""
     names = {side: {"name": data["name"]} for side, data in game.state["sides"].items()}
-    for seat in game.seats.all():
+    for seat in game.seat_list:
         if seat.role in names and seat.player_name:
             names[seat.role]["name"] = seat.player_name
     return names
