@@ -15,6 +15,7 @@ import asyncio
 import contextvars
 import io
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 
@@ -27,6 +28,8 @@ TOO_LARGE = (
     "Cette requête est trop volumineuse (64 Mo au plus) ; rien n'a été enregistré.\n"
 ).encode()
 WORKERS = 4  # requests under way at once in one process (SQLite serialises writes)
+# A new PostgreSQL connection costs about 5 ms (a backend process starts).
+KEEP_CONNECTION_SECONDS = 60
 
 
 def build_environ(scope: dict, body: bytes) -> dict:
@@ -91,12 +94,57 @@ async def read_body(receive) -> bytes | None:
             return b"".join(chunks)
 
 
+def keep_postgresql_connections() -> None:
+    """Run once in each worker thread: its PostgreSQL connections are kept
+    between requests for ``KEEP_CONNECTION_SECONDS`` (checked before reuse,
+    ``CONN_HEALTH_CHECKS``), instead of one opened and closed per request.
+
+    Only here: a worker thread lives as long as the server, and there are
+    ``WORKERS`` of them, so a process holds that many. Elsewhere (the live
+    streams' looks, commands, tests) a connection still closes after use,
+    and so does SQLite's, which opens in well under a millisecond: a kept
+    one would go on serving a database file that was moved away.
+    """
+    from django.db import connections
+    from django.db.utils import load_backend
+
+    for alias in connections:
+        settings = connections.settings[alias]
+        if settings["ENGINE"] == "django.db.backends.postgresql":
+            kept = {**settings, "CONN_MAX_AGE": KEEP_CONNECTION_SECONDS}
+            wrapper = load_backend(settings["ENGINE"]).DatabaseWrapper(kept, alias)
+            connections[alias] = wrapper  # this thread's alone
+
+
 class SyncViews:
     """An ASGI app running a WSGI app (Django's) one request per thread hop."""
 
     def __init__(self, wsgi_app, workers: int = WORKERS):
         self.wsgi_app = wsgi_app
-        self.executor = ThreadPoolExecutor(workers, thread_name_prefix="django")
+        self.workers = workers
+        self.executor = ThreadPoolExecutor(
+            workers,
+            thread_name_prefix="django",
+            initializer=keep_postgresql_connections,
+        )
+
+    def close(self) -> None:
+        """Close every worker thread's kept connections, then the threads
+        (a test's server, before its database is dropped)."""
+        from django.db import connections
+
+        # One task per thread: each waits for the others, so no thread
+        # takes two, and the executor starts all of them.
+        barrier = threading.Barrier(self.workers)
+
+        def close_here() -> None:
+            barrier.wait(timeout=30)
+            connections.close_all()
+
+        tasks = [self.executor.submit(close_here) for _ in range(self.workers)]
+        for task in tasks:
+            task.result()
+        self.executor.shutdown()
 
     async def __call__(self, scope, receive, send) -> None:
         try:
@@ -118,8 +166,8 @@ class SyncViews:
         await self._send(send, status, headers, content)
 
     def _respond(self, environ: dict) -> tuple[int, list, bytes]:
-        """Django's answer, whole, in this worker thread (its database
-        connection is closed here too, when the response is)."""
+        """Django's answer, whole, in this worker thread (Django closes or
+        keeps its database connection here too, when the response is)."""
         started: dict = {}
         written: list[bytes] = []
 
