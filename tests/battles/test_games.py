@@ -131,6 +131,28 @@ def test_the_same_tap_key_with_another_action_is_refused(game):
         )
 
 
+def test_a_used_tap_key_sent_on_the_current_version_changes_nothing(game):
+    """Applying a tap moves the version past it, so its key comes back on
+    the current version only from a forged request: the unique key refuses
+    it, in words, and nothing is written."""
+    cards = game.state["sides"]["a"]["cards"]
+    services.perform_action(
+        game, "a", {"type": "set_sequence", "order": cards}, idempotency_key="k"
+    )
+    game.refresh_from_db()
+    before = (game.version, game.events.count(), game.state)
+    with pytest.raises(services.StaleAction):
+        services.perform_action(
+            game,
+            "b",
+            {"type": "set_sequence", "order": game.state["sides"]["b"]["cards"]},
+            expected_version=game.version,
+            idempotency_key="k",
+        )
+    game.refresh_from_db()
+    assert (game.version, game.events.count(), game.state) == before
+
+
 def test_an_action_out_of_phase_gets_a_clear_message(game, owner_client):
     response = act(owner_client, game, type="draw", side="a", action="draw")
     assert response.status_code == 200
