@@ -301,11 +301,11 @@ def _to_upkeep(game):
     raise AssertionError("no upkeep reached")
 
 
-def test_IV_D_the_checklist_puts_the_next_line_first_and_folds_those_done(
-    wolfen_against_griffons, phone_a, phone_b
-):
-    game = wolfen_against_griffons
-    seed = "the rally test's dice"  # the same melee as the test below
+def _rout_a_fighter_of_b(game) -> str:
+    """Fixed dice (so the bot's melee goes the same way every run), then a
+    fighter of side B with Courage routed: the upkeep opens with its rally
+    (IV-D-1). Its id."""
+    seed = "the rally test's dice"
     Game.objects.filter(pk=game.pk).update(
         dice_seed=seed, dice_seed_hash=hashlib.sha256(seed.encode()).hexdigest()
     )
@@ -314,6 +314,14 @@ def test_IV_D_the_checklist_puts_the_next_line_first_and_folds_those_done(
     services.perform_action(
         game, "b", {"type": "set_routed", "fighter": routed, "routed": True}
     )
+    return routed
+
+
+def test_IV_D_the_checklist_puts_the_next_line_first_and_folds_those_done(
+    wolfen_against_griffons, phone_a, phone_b
+):
+    game = wolfen_against_griffons
+    _rout_a_fighter_of_b(game)
     game = _to_upkeep(game)
     items = game.state["upkeep"]["items"]
     assert items[0]["step"] == "rally" and items[0]["side"] == "b"
@@ -343,16 +351,7 @@ def test_IV_D_each_phone_ticks_its_own_fighters_items_and_rolls_the_rally(
     wolfen_against_griffons, phone_a, phone_b
 ):
     game = wolfen_against_griffons
-    # Fixed dice, so the bot's melee goes the same way every run.
-    seed = "the rally test's dice"
-    Game.objects.filter(pk=game.pk).update(
-        dice_seed=seed, dice_seed_hash=hashlib.sha256(seed.encode()).hexdigest()
-    )
-    game.refresh_from_db()
-    routed = fighter_with(game, "b", "COU")
-    services.perform_action(
-        game, "b", {"type": "set_routed", "fighter": routed, "routed": True}
-    )
+    routed = _rout_a_fighter_of_b(game)
     magician = fighter_with(game, "b", "POU")
     services.perform_action(
         game,

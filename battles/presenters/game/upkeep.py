@@ -22,27 +22,27 @@ def panel(state: Mapping[str, Any], side: str | None, offers: Offers) -> Panel:
     upkeep = state["upkeep"]
     in_french = french()
     tickable = set(offers.choices("tick_upkeep", "key"))
-    lines: dict[str, list[dict[str, Any]]] = {"done": [], "to_come": []}
+    lines = []
     for item in upkeep["items"]:
-        done = item["key"] in upkeep["ticked"]
         reserve = item["step"] if item["step"] in ("faith", "mana") else None
         current = None
         if reserve and item.get("fighter"):
             current = state["fighters"][item["fighter"]].get(reserve)
-        lines["done" if done else "to_come"].append(
+        lines.append(
             {
                 **table_rolls.upkeep_extras(state, item, side),
                 "key": item["key"],
                 "label": item["label_fr"] if in_french else item["label_en"],
                 "section": item["section"],
-                "done": done,
+                "done": item["key"] in upkeep["ticked"],
                 "next": item["key"] in tickable,
                 "rally": item["step"] == "rally",
                 "reserve": reserve,
                 "current": current,
             }
         )
-    to_come = lines["to_come"]
+    done = [line for line in lines if line["done"]]
+    to_come = [line for line in lines if not line["done"]]
     return Panel(
         "upkeep",
         side=None,
@@ -51,9 +51,9 @@ def panel(state: Mapping[str, Any], side: str | None, offers: Offers) -> Panel:
         data={
             "now": to_come[0] if to_come else None,
             "to_come": to_come[1:],
-            "done": lines["done"],
+            "done": done,
             # The lines keep their IV-D numbers, however they are grouped.
-            "now_number": len(lines["done"]) + 1,
+            "now_number": len(done) + 1,
         },
     )
 
