@@ -10,7 +10,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Protocol
+
+from rules.errors import _
 
 FACES = range(1, 7)
 
@@ -79,10 +82,13 @@ class SeededDice:
         self.rolled = 0
 
     def _refill(self) -> None:
-        self._buffer = hmac.new(
-            self._key, self._block.to_bytes(8, "big"), hashlib.sha256
-        ).digest()
+        self._buffer = hmac_block(self._key, self._block)
         self._block += 1
+
+    @property
+    def blocks_used(self) -> int:
+        """How many HMAC blocks the faces rolled so far consumed."""
+        return self._block
 
     def d6(self) -> int:
         """The next face of this seed's sequence."""
@@ -93,3 +99,54 @@ class SeededDice:
             if byte < self._LIMIT:
                 self.rolled += 1
                 return byte % 6 + 1
+
+
+# --- a game's rolls: one derivation that the game, /verify and verify_game share ---
+
+# Marked for translation: /verify shows it in the page's language (the
+# identifiers key, block, HMAC-SHA256 and ":roll:" stay as they are in code).
+DERIVATION = _(
+    'key = "<seed>:roll:<roll number>" (UTF-8); '
+    "block n = HMAC-SHA256(key, n as 8 bytes big-endian), n = 0, 1, ...; "
+    "each byte below 252 gives face = byte mod 6 + 1, bytes 252-255 are skipped"
+)
+
+
+def hmac_block(key: bytes, block: int) -> bytes:
+    """The ``block``-th 32 bytes of a seed's stream: HMAC-SHA256(key, block
+    as 8 bytes big-endian)."""
+    return hmac.new(key, block.to_bytes(8, "big"), hashlib.sha256).digest()
+
+
+def roll_seed(secret: str, roll: int) -> str:
+    """The seed of a game's ``roll``-th roll (0 first), from its secret seed.
+
+    DESIGN "Dice": the roll number is the count of rolls kept in the game's
+    state, which an undo rewinds: the same roll gives the same faces again.
+    """
+    return f"{secret}:roll:{roll}"
+
+
+@dataclass(frozen=True)
+class RollDerivation:
+    """How a roll's faces come from its seed, step by step (for /verify)."""
+
+    key: str
+    blocks: tuple[tuple[str, str], ...]  # (message hex, HMAC digest hex)
+    faces: tuple[int, ...]
+
+
+def derive_faces(seed: str, count: int) -> RollDerivation:
+    """The first ``count`` faces of ``seed``'s dice, with the bytes hashed.
+
+    The very ``SeededDice`` a game rolls with, so the page, the command and
+    the game cannot drift apart.
+    """
+    dice = SeededDice(seed)
+    faces = tuple(dice.d6() for _face in range(count))
+    key = dice._key
+    blocks = tuple(
+        (block.to_bytes(8, "big").hex(), hmac_block(key, block).hex())
+        for block in range(dice.blocks_used)
+    )
+    return RollDerivation(key=seed, blocks=blocks, faces=faces)

@@ -22,9 +22,11 @@ criterion share a rank (``1, 2, 2, 4``) and are listed by name.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+import networkx as nx
 from openskill.models import PlackettLuce
 
 OUTCOMES = ("a", "b", "draw")
@@ -280,6 +282,32 @@ def rating_changes(results: Iterable[GameResult]) -> list[RatingChange]:
     return changes
 
 
+# The club's scale, in this one place: a newcomer (openskill's ordinal 0) shows
+# 1500, and one unit of ordinal is 48 points, so that openskill's beta (25/6,
+# the skill gap that makes the better player win about 76% of the time) is
+# 200 points, as on the Elo scale players know. The spread is one sigma on the
+# same scale (a newcomer: ± 400).
+RATING_BASE = 1500
+RATING_SCALE = 48
+PROVISIONAL_GAMES = 5
+
+
+@dataclass(frozen=True)
+class ShownRating:
+    """A rating on the club's scale: ``value`` ± ``spread`` (whole points)."""
+
+    value: int
+    spread: int
+
+
+def shown_rating(rating: Rating) -> ShownRating:
+    """``RATING_BASE + RATING_SCALE * ordinal`` ± ``RATING_SCALE * sigma``."""
+    return ShownRating(
+        value=round(RATING_BASE + RATING_SCALE * rating.ordinal),
+        spread=round(RATING_SCALE * rating.sigma),
+    )
+
+
 def ratings(results: Iterable[GameResult]) -> dict[str, Rating]:
     """Each player's rating after ``results``, applied in the given order."""
     final: dict[str, Rating] = {}
@@ -322,16 +350,111 @@ def round_robin(players: Sequence[str]) -> list[list[tuple[str, str]]]:
     return rounds
 
 
+def swiss_round(
+    players: Sequence[str],
+    results: Iterable[GameResult],
+    *,
+    scheme: Scheme = Scheme(),  # noqa: B008 - frozen, never changed
+    byes: Iterable[str] = (),
+    groups: Mapping[str, str] | None = None,
+) -> list[tuple[str, str | None]]:
+    """The next round of a Swiss tournament: pairs, best table first.
+
+    ``(player, None)`` is a bye, listed last. Every player of ``players`` is
+    in exactly one pair; ``results`` are the games played so far (a game of
+    someone no longer in ``players`` still counts for the history).
+
+    - With an odd number of players the bye goes to the lowest-ranked player
+      (by ``standings``) among those with the fewest byes so far (``byes``
+      lists who had one, once per bye): the lowest-ranked who has not had one.
+    - The others are paired by networkx's maximum weight matching over every
+      possible pair (as Tabbycat pairs), with weights that put these
+      priorities lexicographically, each one before all the next ones:
+
+      1. the fewest rematches (a pair that met ``k`` times costs ``k``);
+      2. the smallest points gaps: the sum over the pairs of the squared
+         difference of points (one gap of 6 costs more than two of 3);
+      3. the fewest pairs of the same ``groups`` value (a people, a club);
+      4. closest in the standings from the top down: the best-ranked player
+         meets the nearest rank possible, then the next unpaired one, and so
+         on (a weight per rank that outweighs every lower rank together).
+
+      The fourth level makes the best matching unique, so the round does not
+      depend on the order of ``players`` or on the matching's tie-breaks.
+    """
+    players = list(players)
+    if len(set(players)) != len(players):
+        raise ValueError("A player is listed once.")
+    if not players:
+        return []
+    results = list(results)
+    wanted = set(players)
+    table = [row for row in standings(players, results, scheme) if row.player in wanted]
+    order = [row.player for row in table]
+    points = {row.player: row.points for row in table}
+    rank = {player: index for index, player in enumerate(order)}
+    bye_count = Counter(byes)
+    pairs: list[tuple[str, str | None]] = []
+    bye: str | None = None
+    if len(order) % 2:
+        fewest = min(bye_count[player] for player in order)
+        bye = [player for player in order if bye_count[player] == fewest][-1]
+        order.remove(bye)
+    met = Counter(frozenset((r.player_a, r.player_b)) for r in results)
+    groups = groups or {}
+
+    def same_group(a: str, b: str) -> bool:
+        group = groups.get(a)
+        return group is not None and group == groups.get(b)
+
+    size = len(order)
+    # Mixed radix: each level's worst total stays below one unit of the level above.
+    radix = size + 2
+    tie_unit = 1
+    group_unit = radix ** (size + 1)
+    gap_unit = group_unit * (size + 1)
+    widest = max((points[p] for p in order), default=0) - min(
+        (points[p] for p in order), default=0
+    )
+    rematch_unit = gap_unit * (size * widest * widest + 1)
+    top = rematch_unit * (max(met.values(), default=0) + 2)  # every weight > 0
+    graph = nx.Graph()
+    graph.add_nodes_from(range(size))
+    for i in range(size):
+        for j in range(i + 1, size):
+            a, b = order[i], order[j]
+            cost = (
+                met[frozenset((a, b))] * rematch_unit
+                + (points[a] - points[b]) ** 2 * gap_unit
+                + same_group(a, b) * group_unit
+                + (j - i - 1) * radix ** (size - i) * tie_unit
+            )
+            graph.add_edge(i, j, weight=top - cost)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    for i, j in sorted(tuple(sorted(edge)) for edge in matching):
+        pairs.append((order[i], order[j]))
+    pairs.sort(key=lambda pair: rank[pair[0]])
+    if bye is not None:
+        pairs.append((bye, None))
+    return pairs
+
+
 __all__ = [
     "GameResult",
     "Rating",
     "RatingChange",
+    "PROVISIONAL_GAMES",
+    "RATING_BASE",
+    "RATING_SCALE",
     "SCALES",
     "Scheme",
+    "ShownRating",
     "Standing",
     "TIEBREAKERS",
     "rating_changes",
     "ratings",
     "round_robin",
+    "shown_rating",
     "standings",
+    "swiss_round",
 ]

@@ -15,16 +15,209 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rules.errors import IllegalAction, _
 
 __all__ = [
+    "AMBIDEXTROUS",
+    "COUNTER_ATTACK",
+    "FIERCE",
+    "MASTER_STRIKE",
+    "SEQUENCE",
+    "WAR_FURY",
+    "ability",
+    "master_strike_strength",
+    "sequence_dice",
+    "war_fury_qualifies",
+    "HOUSE_RULINGS",
+    "UNCLEAR_ABILITIES",
+    "unclear_abilities",
     "Combat",
+    "HouseRuling",
     "choices_of",
+    "combat_dice",
     "combats_from_choices",
+    "house_rulings",
     "suggest_combats",
     "validate_combats",
 ]
+
+# The most combat dice one fighter may hold: 1 + 16 opponents (a Titan,
+# II-E-3) + Enchaînement dice; the tap parser's bound.
+MAX_COMBAT_DICE = 30
+
+
+def combat_dice(opponents: int, *, sequence: int = 0) -> int:
+    """A fighter's combat dice in one combat (VII-C-1).
+
+    melee-sources.md §0.1 [read] (S8): "1 die per fighter, plus 1 per opponent
+    he faces in that combat"; plus the Enchaînement/X dice taken at placement
+    (§4, S11 [read]).
+    """
+    if isinstance(opponents, bool) or not isinstance(opponents, int) or opponents < 0:
+        raise ValueError("A number of opponents is 0 or more.")
+    if isinstance(sequence, bool) or not isinstance(sequence, int) or sequence < 0:
+        raise ValueError("Enchaînement adds 0 or more dice.")
+    return 1 + opponents + sequence
+
+
+@dataclass(frozen=True)
+class HouseRuling:
+    """A point the sources leave open (melee-sources.md §6): a setting of the
+    game chosen at its creation, ``default`` unless the players chose another
+    of ``choices``. ``question`` and ``reason`` are English, marked for
+    translation."""
+
+    default: str
+    choices: tuple[str, ...]
+    section: str
+    question: str
+    reason: str
+
+
+HOUSE_RULINGS: dict[str, HouseRuling] = {
+    "placement_order": HouseRuling(
+        default="loser_first",
+        choices=("loser_first", "before_initiative"),
+        section="VII-C-1, VII-C-2",
+        question=_("When are the combat dice placed?"),
+        reason=_(
+            "C3 (S8): Initiative first, then the loser places its dice, then the "
+            "winner who sees them. Conf'Fédé's table of contents lists the "
+            "placement (C-1) before the Initiative (C-2); its text was not read."
+        ),
+    ),
+    "parry_tie": HouseRuling(
+        default="parried",
+        choices=("parried", "not_parried"),
+        section="VII-C-4",
+        question=_("Does a defence test equal to the attack parry it?"),
+        reason=_(
+            "Not found in the sources: a difficulty is reached by an equal result "
+            "(II-A), and a counter-attack needs 2 more than the attack (S11)."
+        ),
+    ),
+    "sustained_defence": HouseRuling(
+        default="several_dice",
+        choices=("several_dice", "one_die"),
+        section="VII-C-5",
+        question=_("How many defence dice may one parry use?"),
+        reason=_(
+            "The text of VII-C-5 (défense soutenue) was not found. S11 speaks of "
+            "the die or dice assigned to a parry: several dice, one result kept "
+            "(II-A-2)."
+        ),
+    ),
+    "pursuit": HouseRuling(
+        default="at_the_table",
+        choices=("at_the_table", "none"),
+        section="VII-C-6",
+        question=_("Do freed fighters make pursuit moves?"),
+        reason=_(
+            "Pursuit exists (IV-C, S2) but its distance and who may pursue were "
+            "not found: the players move at the table and correct the contacts; "
+            "or nobody pursues."
+        ),
+    ),
+    "cannot_flee": HouseRuling(
+        default="all_defence",
+        choices=("all_defence", "fights_normally"),
+        section="IX",
+        question=_("How does a routed fighter still in a combat fight?"),
+        reason=_(
+            "Not found in the rules read; a fan text (S13) cites the classic fear "
+            "rules: a frightened fighter who cannot flee puts all its dice in "
+            "defence."
+        ),
+    ),
+}
+
+# Abilities the sources leave unclear (melee-sources.md §4): listed on the
+# card as such, their effect not played by the app.
+UNCLEAR_ABILITIES: tuple[str, ...] = ("Brutal", "Feinte")
+
+
+def unclear_abilities(skills: Iterable[str]) -> list[str]:
+    """The card's abilities the sources leave unclear (``UNCLEAR_ABILITIES``),
+    as printed, for the card to list as such (their effect is not played)."""
+    from rules.tactics import parse_skill
+
+    unclear = {parse_skill(name).key for name in UNCLEAR_ABILITIES}
+    return [str(s) for s in skills if parse_skill(str(s)).key in unclear]
+
+
+# The abilities the melee reads on a card (melee-sources.md §4), by their
+# French names as printed.
+SEQUENCE = "Enchaînement"
+MASTER_STRIKE = "Coup de maître"
+COUNTER_ATTACK = "Contre-attaque"
+AMBIDEXTROUS = "Ambidextre"
+FIERCE = "Acharné"
+WAR_FURY = "Furie guerrière"
+
+
+def ability(skills: Iterable[str], name: str) -> tuple[bool, int]:
+    """Whether ``skills`` (as printed: "Coup de maître/2") hold the ability
+    ``name``, and its X (0 when none is printed; the highest when printed
+    twice). Names are compared without case or accents."""
+    from rules.tactics import parse_skill
+
+    wanted = parse_skill(name).key
+    found, best = False, 0
+    for text in skills:
+        skill = parse_skill(str(text))
+        if skill.key == wanted:
+            found = True
+            if isinstance(skill.value, int):
+                best = max(best, skill.value)
+    return found, best
+
+
+def sequence_dice(skills: Iterable[str]) -> int:
+    """The extra dice Enchaînement/X allows at placement: X, 1 when no X is
+    printed (§4 [read] S11: "No X means 1")."""
+    found, value = ability(skills, SEQUENCE)
+    if not found:
+        return 0
+    return value or 1
+
+
+def master_strike_strength(
+    strength: int, attack_at_test: int, printed_attack: int, x: int
+) -> int:
+    """The FOR of the wound roll after an unparried Coup de maître/X.
+
+    §4 [read] S11: "If not parried, the Damage roll's STR gains the attacker's
+    ATT at the moment of the test + X. In C3 the ATT bonus may not exceed the
+    printed ATT." (E1: 7 + min(6, 4) + 5 = 16.)
+    """
+    return strength + max(0, min(attack_at_test, printed_attack)) + x
+
+
+def war_fury_qualifies(attack: int, total: int) -> bool:
+    """Furie guerrière, Conf'Fédé (§4 [read] S12): "a fighter who puts more
+    than half in attack may declare it and gains +1 attack die"."""
+    return 2 * attack > total
+
+
+def house_rulings(chosen: Mapping[str, Any] | None = None) -> dict[str, str]:
+    """Every house ruling's value: ``chosen``'s, else its default.
+
+    An unknown ruling or value raises ``IllegalAction``.
+    """
+    chosen = dict(chosen or {})
+    for name, value in chosen.items():
+        ruling = HOUSE_RULINGS.get(name)
+        if ruling is None:
+            raise IllegalAction(_("Unknown house ruling: {name}."), name=str(name)[:40])
+        if value not in ruling.choices:
+            raise IllegalAction(
+                _("The house ruling {name} takes one of: {choices}."),
+                name=name,
+                choices=", ".join(ruling.choices),
+            )
+    return {name: chosen.get(name, r.default) for name, r in HOUSE_RULINGS.items()}
 
 
 @dataclass(frozen=True)

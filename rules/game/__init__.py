@@ -7,9 +7,7 @@ log, undos applied. ``summarize`` reads the log for the end-of-game summary.
 """
 
 from rules.game.engine import (
-    COMBAT_CONVENTION,
     COMMANDS,
-    attack_difficulty,
     choice_odds,
     decide,
     decide_and_fold,
@@ -29,9 +27,7 @@ from rules.game.legal import legal_actions, waiting_for
 from rules.game.summary import summarize
 
 __all__ = [
-    "COMBAT_CONVENTION",
     "COMMANDS",
-    "attack_difficulty",
     "choice_odds",
     "decide",
     "decide_and_fold",

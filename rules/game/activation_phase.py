@@ -22,8 +22,8 @@ from rules.game.common import (
     require_phase,
     wound_modifiers,
 )
+from rules.game.fear import charge_fear_tests
 from rules.game.pending import test_pending
-from rules.game.table_rolls import offer_courage_test
 from rules.movement import (
     Adversary,
     Disengager,
@@ -219,7 +219,10 @@ def _active_fighter(state: State, side: str, fighter_id: Any) -> dict[str, Any]:
 
 
 def movement_cm(state: State, fighter_id: str, action: str) -> float | None:
-    """The movement potential in cm of an action (initiation rules, "Déplacements")."""
+    """The movement potential in cm of an action (initiation rules, "Déplacements");
+    None for the mystic action, which moves nobody (IV-B-2)."""
+    if action == "mystic":
+        return None
     mou = st.movement_value(state, fighter_id)
     if mou is None:
         return None
@@ -356,8 +359,9 @@ def declare(batch: Batch, side: str, command: Command) -> None:
             charged=action == "charge",
         )
     batch.emit("action_declared", payload)
-    if action in ("charge", "engagement"):
-        offer_courage_test(batch, side, fighter_id, payload["targets"])
+    if action == "charge":
+        # IX: the Courage tests of the charger and of the charged.
+        charge_fear_tests(batch, fighter_id, payload["targets"])
 
 
 def disengagement_check(

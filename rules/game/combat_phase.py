@@ -1,12 +1,43 @@
-"""The combat phase (IV-C): splitting the melees, attacks, parries.
+"""The combat phase (IV-C, Conf'Fédé ch.7): combats, Initiative, placement,
+exchanges, attacks and parries.
 
-The melee chapter (7) is not among the seeds: combat dice and the attack
-difficulty follow ``COMBAT_CONVENTION``, shown to the players and editable.
+Chapter 7 is not among the seeds: ``../shared/rules-data/melee-sources.md``
+gathers what public sources establish of it (S1..S15, each fact tagged
+[read], [inferred], [conflict] or [fan]). What they establish is played as the
+rule; what they leave open is a house ruling (``rules.melee.HOUSE_RULINGS``),
+chosen at the game's creation and named in the events it decides
+(``"house_ruling": name``).
+
+The course of one combat (melee-sources.md §8):
+
+1. The Tactics winner splits the melees (VII-A, IV-C); the sides take turns
+   to pick the next combat, the Tactics winner first (VII-B, S4, S8).
+2. Each fighter has 1 die plus 1 per opponent in that combat (VII-C-1, S8).
+3. Initiative (VII-C-2, S8): each side names one of its fighters; their
+   opposed INI test (II-A-3) decides which side places its dice last and
+   attacks first.
+4. Placement (VII-C-1, S8): the side that lost the Initiative places its
+   fighters' dice first, in attack or defence, then the winner, who sees
+   them (``placement_order``: or both before the Initiative). A fighter whose
+   disengagement failed this turn places none in attack, in every combat of
+   the phase (S3).
+5. Exchanges (VII-C-3, S8): in each exchange the Initiative winner's side
+   makes its attacks, then the other side; a fighter attacks each of its
+   opponents at most once in an exchange; a fighter that holds an attack die
+   and an opponent it has not yet attacked in this exchange must attack. The
+   combat ends when no attack die can be used any more.
+6. An attack (VII-C-4): the target's side commits 0 or more defence dice
+   before the attack test (1d6 + current ATT, II-A-4: a final result of 0 or
+   less fails); the defence test (the dice committed, one kept, II-A-2, +
+   current DEF) parries when it reaches the attack's result; an attack not
+   parried goes to the wound roll (II-B) with the attacker's FOR.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 from rules.errors import IllegalAction, _
@@ -15,7 +46,7 @@ from rules.game.common import (
     Batch,
     Command,
     State,
-    dice_left,
+    fraction_text,
     label_of,
     own_fighter,
     require_no_pending,
@@ -24,22 +55,35 @@ from rules.game.common import (
     tactics_winner_at,
     wound_modifiers,
 )
-from rules.game.pending import attack_wound_pending, choice_pending, test_pending
+from rules.game.pending import choice_pending, test_pending, wound_pending
 from rules.game.upkeep_phase import start_upkeep
 from rules.melee import (
+    AMBIDEXTROUS,
+    COUNTER_ATTACK,
+    FIERCE,
+    HOUSE_RULINGS,
+    MASTER_STRIKE,
+    WAR_FURY,
     Combat,
+    ability,
+    combat_dice,
     combats_from_choices,
+    master_strike_strength,
+    sequence_dice,
     suggest_combats,
     validate_combats,
+    war_fury_qualifies,
 )
+from rules.several_dice import MAX_DICE, dice_test_success
 
-# The melee chapter (7) is not among the seeds: the table's convention, shown
-# to the players and editable per combat.
-COMBAT_CONVENTION = {
-    "attack_dice": 1,
-    "defence_dice": 1,
-    "difficulty": "DEF",  # an attack is an ATT test against the target's DEF
-}
+# One parry rolls at most this many dice (II-A-2's exact odds enumerate every
+# throw); more defence dice committed to one parry would change little.
+MAX_PARRY_DICE = MAX_DICE
+
+
+def ruling(state: State, name: str) -> str:
+    """The house ruling in force (its default in a game created before it)."""
+    return (state.get("house_rulings") or {}).get(name, HOUSE_RULINGS[name].default)
 
 
 def start_combat_phase(batch: Batch) -> None:
@@ -61,13 +105,35 @@ def start_combat_phase(batch: Batch) -> None:
                 "suggestion": suggestion,
                 "current": None,
                 "picker": winner,
-                "convention": dict(COMBAT_CONVENTION),
             },
             "pending": choice_pending(
                 purpose="form_combats", side=winner, section="IV-C"
             ),
         },
     )
+
+
+def new_combat(one: str, many: list[str]) -> dict[str, Any]:
+    """A combat as the state keeps it (RULES_API "Melee").
+
+    ``dice``: ``{fighter: {"total", "attack", "defence"}}``, the attack and
+    defence dice still unspent (``None`` before placement), VII-C-1.
+    """
+    dice = {one: {"total": combat_dice(len(many)), "attack": None, "defence": None}}
+    for fighter_id in many:
+        dice[fighter_id] = {"total": combat_dice(1), "attack": None, "defence": None}
+    return {
+        "one": one,
+        "many": list(many),
+        "dice": dice,
+        "initiative": None,
+        "initiative_fighters": {"a": None, "b": None},
+        "stage": None,  # "initiative", "placing", "fighting"
+        "modifiers": {},  # Enchaînement: {fighter: {"ATT": -2k, "DEF": -2k}}
+        "exchange": 1,
+        "attacked": {},  # this exchange: {attacker: [targets]}
+        "done": False,
+    }
 
 
 def form_combats(batch: Batch, side: str, command: Command) -> None:
@@ -104,27 +170,7 @@ def form_combats(batch: Batch, side: str, command: Command) -> None:
             st.living_fighter(state, fighter_id)
         combats.append(Combat(one, tuple(many)))
     validate_combats(combats, state["contacts"], names)
-    defence_only = set(state["defence_only"])
-    built = []
-    for combat in combats:
-        dice = {}
-        for fighter_id in combat.fighters:
-            attack = COMBAT_CONVENTION["attack_dice"]
-            defence = COMBAT_CONVENTION["defence_dice"]
-            if fighter_id in defence_only:
-                attack, defence = 0, attack + defence  # failed disengagement
-            dice[fighter_id] = {"attack": attack, "defence": defence}
-        built.append(
-            {
-                "one": combat.one,
-                "many": list(combat.many),
-                "dice": dice,
-                "used": {f: {"attack": 0, "defence": 0} for f in combat.fighters},
-                "difficulty": None,
-                "done": False,
-                "declined": [],
-            }
-        )
+    built = [new_combat(c.one, list(c.many)) for c in combats]
     combat_state = dict(state["combat"], combats=built, current=None, picker=winner)
     batch.emit(
         "combat_updated",
@@ -135,76 +181,140 @@ def form_combats(batch: Batch, side: str, command: Command) -> None:
         },
     )
     batch.emit("step_changed", {"step": "fighting"})
+    _auto_choose(batch)
+
+
+# --- questions about the combat under way -------------------------------------
+
+
+def members(combat: Mapping[str, Any]) -> list[str]:
+    return [combat["one"], *combat["many"]]
 
 
 def combat_sides(state: State, combat: Mapping[str, Any]) -> list[str]:
     """The sides with fighters in this combat, A first."""
-    present = {state["fighters"][f]["side"] for f in [combat["one"], *combat["many"]]}
+    present = {state["fighters"][f]["side"] for f in members(combat)}
     return [side for side in st.SIDES if side in present]
 
 
-def attack_dice_left(state: State, combat: Mapping[str, Any], side: str) -> int:
-    """The attack dice ``side`` still holds in a combat: its living fighters'
-    dice, where they still have a living adversary to strike."""
-    total = 0
-    members = [combat["one"], *combat["many"]]
-    for fighter_id in members:
-        data = state["fighters"][fighter_id]
-        if data["side"] != side or data["eliminated"]:
-            continue
-        if not attack_targets(state, combat, fighter_id):
-            continue
-        total += max(0, dice_left(combat, fighter_id, "attack"))
-    return total
+def opponents(state: State, combat: Mapping[str, Any], fighter_id: str) -> list[str]:
+    """The living adversaries ``fighter_id`` fights in this combat."""
+    targets = combat["many"] if fighter_id == combat["one"] else [combat["one"]]
+    return [t for t in targets if not state["fighters"][t]["eliminated"]]
 
 
 def attack_targets(state: State, combat: Mapping[str, Any], attacker: str) -> list[str]:
-    """The living adversaries ``attacker`` may strike in this combat."""
-    if attacker == combat["one"]:
-        targets = combat["many"]
-    else:
-        targets = [combat["one"]]
-    side = state["fighters"][attacker]["side"]
+    """The opponents ``attacker`` may still attack in this exchange (VII-C-3:
+    each opponent at most once an exchange), when it holds an attack die."""
+    if state["fighters"][attacker]["eliminated"]:
+        return []
+    if (combat["dice"][attacker]["attack"] or 0) < 1:
+        return []
+    done = combat["attacked"].get(attacker, [])
+    return [t for t in opponents(state, combat, attacker) if t not in done]
+
+
+def turn_side(state: State, combat: Mapping[str, Any]) -> str | None:
+    """The side whose attack it is in this exchange: the Initiative winner's
+    side while one of its fighters may still attack, then the other (VII-C-3,
+    S8: "the initiative winner's side attacks first")."""
+    winner = combat["initiative"]
+    if winner is None or combat["stage"] != "fighting":
+        return None
+    for side in (winner, st.other(winner)):
+        for fighter_id in members(combat):
+            if state["fighters"][fighter_id]["side"] == side and attack_targets(
+                state, combat, fighter_id
+            ):
+                return side
+    return None
+
+
+def attack_dice_held(state: State, combat: Mapping[str, Any]) -> bool:
+    """Whether a living fighter holds an attack die and a living opponent."""
+    return any(
+        not state["fighters"][f]["eliminated"]
+        and (combat["dice"][f]["attack"] or 0) > 0
+        and opponents(state, combat, f)
+        for f in members(combat)
+    )
+
+
+def unplaced(state: State, combat: Mapping[str, Any], side: str) -> list[str]:
     return [
-        t
-        for t in targets
-        if not state["fighters"][t]["eliminated"]
-        and state["fighters"][t]["side"] != side
+        f
+        for f in members(combat)
+        if state["fighters"][f]["side"] == side
+        and not state["fighters"][f]["eliminated"]
+        and combat["dice"][f]["attack"] is None
     ]
 
 
-def combat_waits_for(state: State) -> set[str]:
-    """The sides the combat under way waits on (IV-C).
-
-    "Tous les combattants en contact avec un combattant ennemi doivent
-    combattre au corps à corps pendant la phase de combat." A combat ends
-    only when both sides have used or declined every attack die they hold:
-    the sides that still hold one (and have not declined) are waited on;
-    when neither does, either side still in it closes the combat.
-    """
-    combat_state = state["combat"]
-    if (
-        state["phase"] != "combat"
-        or state["step"] != "fighting"
-        or state["pending"]
-        or combat_state is None
-        or combat_state["current"] is None
-    ):
+def placing_sides(state: State, combat: Mapping[str, Any]) -> set[str]:
+    """The sides that place their dice now (VII-C-1, S8: "The loser places his
+    dice between attack and defence first. The winner places his after seeing
+    them"; ``placement_order``: both, before the Initiative)."""
+    if combat["stage"] != "placing":
         return set()
-    combat = combat_state["combats"][combat_state["current"]]
-    declined = set(combat.get("declined", []))
-    open_sides = [s for s in combat_sides(state, combat) if s not in declined]
-    holders = {s for s in open_sides if attack_dice_left(state, combat, s) > 0}
-    return holders or set(open_sides)
+    if ruling(state, "placement_order") == "before_initiative":
+        return {s for s in combat_sides(state, combat) if unplaced(state, combat, s)}
+    loser = st.other(combat["initiative"])
+    for side in (loser, combat["initiative"]):
+        if unplaced(state, combat, side):
+            return {side}
+    return set()
 
 
-def _current_or_none(state: State) -> dict[str, Any] | None:
+def current_combat(state: State) -> dict[str, Any] | None:
     combat_state = state["combat"]
     if state["phase"] != "combat" or state["step"] != "fighting":
         return None
     if combat_state is None or combat_state["current"] is None:
         return None
     return combat_state["combats"][combat_state["current"]]
+
+
+def combat_waits_for(state: State) -> set[str]:
+    """The sides the combat under way waits on (VII-C): the sides still to
+    name their Initiative fighter, to place their dice, or whose attack it
+    is. A pending roll or choice is answered by ``waiting_for`` itself."""
+    combat = current_combat(state)
+    if combat is None or state["pending"]:
+        return set()
+    stage = combat["stage"]
+    if stage == "initiative":
+        return {
+            s
+            for s in combat_sides(state, combat)
+            if combat["initiative_fighters"][s] is None
+        }
+    if stage == "placing":
+        return placing_sides(state, combat)
+    side = turn_side(state, combat)
+    return {side} if side else set()
+
+
+def combat_value(
+    state: State, combat: Mapping[str, Any], fighter_id: str, characteristic: str
+) -> int:
+    """The current value in this combat: the card's with the wound penalties
+    (II-A-4, II-B-4) and Enchaînement's -2 a die (never below 0, S5)."""
+    value = st.value_of(state, fighter_id, characteristic) or 0
+    malus = combat["modifiers"].get(fighter_id, {}).get(characteristic, 0)
+    if malus:
+        value = max(0, value + malus)
+    return value
+
+
+def skills_of(state: State, fighter_id: str) -> list[str]:
+    return st.card_of(state, fighter_id)["skills"]
+
+
+def has(state: State, fighter_id: str, name: str) -> bool:
+    return ability(skills_of(state, fighter_id), name)[0]
+
+
+# --- legal actions -------------------------------------------------------------
 
 
 def legal_form_combats(state: State, side: str) -> list[dict[str, Any]]:
@@ -227,43 +337,108 @@ def legal_choose_combat(state: State, side: str) -> list[dict[str, Any]]:
     return [{"type": "choose_combat", "choices": {"combat": left}}] if left else []
 
 
-def legal_set_combat_dice(state: State, side: str) -> list[dict[str, Any]]:
-    combat = _current_or_none(state)
-    if combat is None or side not in combat_waits_for(state):
+def legal_initiative(state: State, side: str) -> list[dict[str, Any]]:
+    combat = current_combat(state)
+    if combat is None or state["pending"] or combat["stage"] != "initiative":
         return []
-    return [
-        {"type": "set_combat_dice", "fighter": f}
-        for f in [combat["one"], *combat["many"]]
+    if combat["initiative_fighters"].get(side, "none") is not None:
+        return []
+    fighters = [
+        f
+        for f in members(combat)
         if state["fighters"][f]["side"] == side
         and not state["fighters"][f]["eliminated"]
     ]
+    return (
+        [{"type": "initiative", "choices": {"fighter": fighters}}] if fighters else []
+    )
 
 
-def legal_set_difficulty(state: State, side: str) -> list[dict[str, Any]]:
-    if _current_or_none(state) is None or side not in combat_waits_for(state):
+def _forced_defence(state: State, fighter_id: str) -> str | None:
+    """Why the fighter places no die in attack: ``"disengagement"`` (S3), or
+    ``"routed"`` under the ``cannot_flee`` ruling; None when free."""
+    if fighter_id in state["defence_only"]:
+        return "disengagement"
+    if (
+        state["fighters"][fighter_id]["routed"]
+        and ruling(state, "cannot_flee") == "all_defence"
+    ):
+        return "routed"
+    return None
+
+
+def legal_place_dice(state: State, side: str) -> list[dict[str, Any]]:
+    combat = current_combat(state)
+    if combat is None or state["pending"] or side not in placing_sides(state, combat):
         return []
-    return [{"type": "set_attack_difficulty"}]
+    result = []
+    for fighter_id in unplaced(state, combat, side):
+        total = combat["dice"][fighter_id]["total"]
+        forced = _forced_defence(state, fighter_id)
+        fury = has(state, fighter_id, WAR_FURY)
+        for extra in range(sequence_dice(skills_of(state, fighter_id)) + 1):
+            dice = total + extra
+            attack = [0] if forced else list(range(dice + 1))
+            result.append(
+                {
+                    "type": "place_dice",
+                    "fighter": fighter_id,
+                    "choices": {
+                        "attack": attack,
+                        "sequence": [extra],
+                        "war_fury": [False],
+                    },
+                }
+            )
+            qualifying = [a for a in attack if war_fury_qualifies(a, dice)]
+            if fury and qualifying:
+                result.append(
+                    {
+                        "type": "place_dice",
+                        "fighter": fighter_id,
+                        "choices": {
+                            "attack": qualifying,
+                            "sequence": [extra],
+                            "war_fury": [True],
+                        },
+                    }
+                )
+    return result
 
 
 def legal_attack(state: State, side: str) -> list[dict[str, Any]]:
-    combat = _current_or_none(state)
-    if combat is None or side not in combat_waits_for(state):
-        return []
-    if side in combat.get("declined", []):
+    combat = current_combat(state)
+    if combat is None or state["pending"] or turn_side(state, combat) != side:
         return []
     result = []
-    for attacker in [combat["one"], *combat["many"]]:
-        data = state["fighters"][attacker]
-        if data["side"] != side or data["eliminated"]:
-            continue
-        if dice_left(combat, attacker, "attack") <= 0:
+    for attacker in members(combat):
+        if state["fighters"][attacker]["side"] != side:
             continue
         targets = attack_targets(state, combat, attacker)
-        if targets:
-            result.append(
-                {"type": "attack", "attacker": attacker, "choices": {"target": targets}}
-            )
+        if not targets:
+            continue
+        strike = [False]
+        if (
+            has(state, attacker, MASTER_STRIKE)
+            and combat["dice"][attacker]["attack"] > 1
+        ):
+            strike.append(True)
+        result.append(
+            {
+                "type": "attack",
+                "attacker": attacker,
+                "choices": {"target": targets, "master_strike": strike},
+            }
+        )
     return result
+
+
+def _parry_limit(state: State, combat: Mapping[str, Any], target: str) -> int:
+    """The defence dice one parry may commit (``sustained_defence``)."""
+    left = combat["dice"][target]["defence"] or 0
+    if ruling(state, "sustained_defence") == "one_die":
+        return min(left, 1)
+    return min(left, MAX_PARRY_DICE)
 
 
 def legal_parry(state: State, side: str) -> list[dict[str, Any]]:
@@ -275,175 +450,532 @@ def legal_parry(state: State, side: str) -> list[dict[str, Any]]:
         or pending["side"] != side
     ):
         return []
-    return [{"type": "parry", "choices": {"parry": [True, False]}}]
+    limit = pending["max_dice"]
+    entries = [
+        {
+            "type": "parry",
+            "choices": {"dice": list(range(limit + 1)), "counter": [False]},
+        }
+    ]
+    if pending["counter_allowed"] and limit > 0:
+        entries.append(
+            {
+                "type": "parry",
+                "choices": {"dice": list(range(1, limit + 1)), "counter": [True]},
+            }
+        )
+    return entries
 
 
-def legal_end_combat(state: State, side: str) -> list[dict[str, Any]]:
-    if side not in combat_waits_for(state):
-        return []
-    return [{"type": "end_combat"}]
+# --- the commands --------------------------------------------------------------
 
 
 def _pick_pending(picker: str) -> dict[str, Any]:
-    return choice_pending(purpose="choose_combat", side=picker, section="IV-C")
+    return choice_pending(purpose="choose_combat", side=picker, section="VII-B")
+
+
+def _current(state: State) -> tuple[int, dict[str, Any]]:
+    require_phase(state, "combat", "fighting")
+    index = state["combat"]["current"]
+    if index is None:
+        raise IllegalAction(_("Pick a combat first."))
+    return index, copy.deepcopy(state["combat"]["combats"][index])
+
+
+def _emit(batch: Batch, index: int, combat: Mapping[str, Any], **extra: Any) -> None:
+    """The combat under way changed: the whole combat state, and what
+    happened (``extra``: ``placed``, ``attack_declared``...)."""
+    combats = [dict(c) for c in batch.state["combat"]["combats"]]
+    combats[index] = dict(combat)
+    batch.emit(
+        "combat_updated",
+        {"combat": dict(batch.state["combat"], combats=combats), **extra},
+    )
 
 
 def choose_combat(batch: Batch, side: str, command: Command) -> None:
+    """VII-B: the sides take turns to name the next combat, the Tactics
+    winner first (S4, S8 [read])."""
     state = batch.state
     require_phase(state, "combat", "fighting")
-    combat = state["combat"]
-    if combat["current"] is not None:
+    combat_state = state["combat"]
+    if combat_state["current"] is not None:
         raise IllegalAction(_("Finish the combat under way first."))
-    if side != combat["picker"]:
+    if side != combat_state["picker"]:
         raise IllegalAction(
-            _("Side {side} picks the next combat."), side=combat["picker"].upper()
+            _("Side {side} picks the next combat."),
+            side=combat_state["picker"].upper(),
         )
     index = command.get("combat")
     if (
         isinstance(index, bool)
         or not isinstance(index, int)
-        or not 0 <= index < len(combat["combats"])
-        or combat["combats"][index]["done"]
+        or not 0 <= index < len(combat_state["combats"])
+        or combat_state["combats"][index]["done"]
     ):
         raise IllegalAction(_("Pick a combat that has not been fought yet."))
-    batch.emit(
-        "combat_updated",
-        {"combat": dict(combat, current=index), "pending": None, "chosen": index},
-    )
+    _choose(batch, index)
 
 
-def _current_combat(state: State) -> tuple[int, dict[str, Any]]:
-    require_phase(state, "combat", "fighting")
-    index = state["combat"]["current"]
-    if index is None:
-        raise IllegalAction(_("Pick a combat first."))
-    return index, state["combat"]["combats"][index]
-
-
-def set_combat_dice(batch: Batch, side: str, command: Command) -> None:
+def _choose(batch: Batch, index: int, *, automatic: bool = False) -> None:
+    """The combat ``index`` is fought now (VII-B); ``automatic``: the only
+    one left, taken without a tap."""
     state = batch.state
-    require_no_pending(state)
-    index, combat = _current_combat(state)
-    fighter_id = command.get("fighter")
-    own_fighter(state, side, fighter_id)
-    if fighter_id not in combat["dice"]:
-        raise IllegalAction(_("That fighter is not in this combat."))
-    values = []
-    for key in ("attack", "defence"):
-        raw = command.get(key)
-        if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= 10:
-            raise IllegalAction(_("Combat dice count 0 to 10."))
-        if raw < combat["used"][fighter_id][key]:
-            raise IllegalAction(_("Dice already used cannot be taken back."))
-        values.append(raw)
-    if fighter_id in state["defence_only"] and values[0] > 0:
-        # Désengagement: "S'il échoue, tous ses dés de combat sont
-        # automatiquement placés en défense lors de la phase de combat".
-        raise IllegalAction(
-            _(
-                "{fighter} failed to disengage: all its combat dice stay in "
-                "defence this turn (Désengagement)."
-            ),
-            fighter=label_of(state, fighter_id),
-        )
-    _require_still_fighting(state, combat, side)
-    combats = [dict(c) for c in state["combat"]["combats"]]
-    combats[index] = dict(
-        combat,
-        dice={
-            **combat["dice"],
-            fighter_id: {"attack": values[0], "defence": values[1]},
-        },
-    )
+    combat_state = state["combat"]
+    combat = copy.deepcopy(combat_state["combats"][index])
+    before = ruling(state, "placement_order") == "before_initiative"
+    combat["stage"] = "placing" if before else "initiative"
+    combats = [dict(c) for c in combat_state["combats"]]
+    combats[index] = combat
+    extra: dict[str, Any] = {"house_ruling": "placement_order"} if before else {}
+    if automatic:
+        extra["automatic"] = True
     batch.emit(
         "combat_updated",
         {
-            "combat": dict(state["combat"], combats=combats),
-            "dice_set": {
-                "fighter": fighter_id,
-                "attack": values[0],
-                "defence": values[1],
-            },
+            "combat": dict(combat_state, combats=combats, current=index),
+            "pending": None,
+            "chosen": index,
+            **extra,
         },
     )
+    _auto_initiative(batch)
 
 
-def set_difficulty(batch: Batch, side: str, command: Command) -> None:
+def _auto_choose(batch: Batch) -> None:
+    """Only one combat left to fight: it is fought next without a tap (the
+    picker has no choice, VII-B)."""
+    state = batch.state
+    combat_state = state["combat"]
+    if (
+        state["phase"] != "combat"
+        or state["step"] != "fighting"
+        or combat_state is None
+        or combat_state["current"] is not None
+    ):
+        return
+    left = [i for i, c in enumerate(combat_state["combats"]) if not c["done"]]
+    if len(left) == 1:
+        _choose(batch, left[0], automatic=True)
+
+
+def _lone_fighter(state: State, combat: Mapping[str, Any], side: str) -> str | None:
+    """The side's only living fighter in this combat, if it has only one."""
+    fighters = [
+        f
+        for f in members(combat)
+        if state["fighters"][f]["side"] == side
+        and not state["fighters"][f]["eliminated"]
+    ]
+    return fighters[0] if len(fighters) == 1 else None
+
+
+def _auto_initiative(batch: Batch) -> None:
+    """A side with a single fighter in the combat has no choice to make: that
+    fighter is named for the Initiative without a tap (VII-C-2)."""
+    state = batch.state
+    combat = current_combat(state)
+    if combat is None or state["pending"] or combat["stage"] != "initiative":
+        return
+    for side in combat_sides(state, combat):
+        combat = current_combat(batch.state)
+        if combat is None or combat["initiative_fighters"][side] is not None:
+            continue
+        lone = _lone_fighter(batch.state, combat, side)
+        if lone is not None:
+            _name_initiative(batch, side, lone, automatic=True)
+
+
+def initiative(batch: Batch, side: str, command: Command) -> None:
+    """VII-C-2 (S8 [read]): "Each player picks one of his fighters involved in
+    the combat. These two make an Initiative test against each other." Both
+    sides are waited on until both have named theirs; then the opposed test
+    (current INI, II-A-3) waits to be rolled."""
     state = batch.state
     require_no_pending(state)
-    index, combat = _current_combat(state)
-    _require_still_fighting(state, combat, side)
-    raw = command.get("difficulty")
-    if raw in (None, "", "DEF"):
-        value = None
-    elif isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw <= 30:
-        value = raw
-    else:
-        raise IllegalAction(_("An attack difficulty is the target's DEF or 0 to 30."))
-    combats = [dict(c) for c in state["combat"]["combats"]]
-    combats[index] = dict(combat, difficulty=value)
-    batch.emit("combat_updated", {"combat": dict(state["combat"], combats=combats)})
+    index, combat = _current(state)
+    if combat["stage"] != "initiative":
+        raise IllegalAction(_("The Initiative of this combat is not asked now."))
+    if side not in combat_sides(state, combat):
+        raise IllegalAction(_("Only the players in this combat name a fighter."))
+    if combat["initiative_fighters"][side] is not None:
+        raise IllegalAction(
+            _("Your side already named its fighter for the Initiative.")
+        )
+    fighter_id = command.get("fighter")
+    own_fighter(state, side, fighter_id)
+    if fighter_id not in members(combat):
+        raise IllegalAction(_("That fighter is not in this combat."))
+    _name_initiative(batch, side, fighter_id)
 
 
-def attack_difficulty(state: State, combat: Mapping[str, Any], target: str) -> int:
-    """The attack test's difficulty: the table's convention (COMBAT_CONVENTION)."""
-    if combat["difficulty"] is not None:
-        return combat["difficulty"]
-    return st.value_of(state, target, "DEF") or 0
+def _name_initiative(
+    batch: Batch, side: str, fighter_id: str, *, automatic: bool = False
+) -> None:
+    """``side`` names ``fighter_id``; once both have, the opposed test."""
+    state = batch.state
+    index, combat = _current(state)
+    combat["initiative_fighters"][side] = fighter_id
+    named = combat["initiative_fighters"]
+    extra: dict[str, Any] = {
+        "initiative_named": {
+            "side": side,
+            "fighter": fighter_id,
+            "label": label_of(state, fighter_id),
+        }
+    }
+    if automatic:
+        extra["initiative_named"]["automatic"] = True
+    if all(named[s] for s in combat_sides(state, combat)):
+        values = {s: st.value_of(state, named[s], "INI") or 0 for s in st.SIDES}
+        from rules import odds
+
+        extra["pending"] = {
+            "kind": "opposed",
+            "purpose": "initiative",
+            "side": None,
+            "section": "VII-C-2",
+            "values": values,
+            "odds": fraction_text(odds.opposed_win(values["a"], values["b"])),
+            "roll": None,
+            "context": {
+                "combat": index,
+                "fighters": dict(named),
+                "characteristics": {"a": "INI", "b": "INI"},
+                "use": "initiative",
+            },
+        }
+    _emit(batch, index, combat, **extra)
+
+
+def initiative_finished(batch: Batch, pending: Mapping[str, Any], roll: Any) -> None:
+    """The opposed Initiative test has a winner (VII-C-2, II-A-3): its side
+    places last and attacks first (S8 [read])."""
+    state = batch.state
+    result = roll.result()
+    context = pending["context"]
+    batch.emit(
+        "opposed_resolved",
+        {
+            "purpose": "initiative",
+            "winner": result.winner,
+            "rounds": [list(r) for r in result.rounds],
+            "faces": list(result.faces),
+            "values": dict(pending["values"]),
+            "odds": pending["odds"],
+            "section": "VII-C-2",
+            "context": dict(context),
+            "labels": {s: label_of(state, f) for s, f in context["fighters"].items()},
+            "pending": None,
+        },
+    )
+    index, combat = _current(batch.state)
+    last = result.rounds[-1]
+    winner = result.winner
+    combat["initiative"] = winner
+    placed = not any(unplaced(state, combat, s) for s in st.SIDES)
+    combat["stage"] = "fighting" if placed else "placing"
+    fighter_id = context["fighters"][winner]
+    _emit(
+        batch,
+        index,
+        combat,
+        initiative_won={
+            "side": winner,
+            "fighter": fighter_id,
+            "label": label_of(state, fighter_id),
+            "margin": abs(last[0] - last[1]),
+            "finals": {"a": last[0], "b": last[1]},
+        },
+    )
+    settle_combat(batch)
+
+
+def place_dice(batch: Batch, side: str, command: Command) -> None:
+    """VII-C-1: one fighter's combat dice, ``attack`` of them in attack, the
+    rest in defence (S8 [read]: "each die is placed either in attack or in
+    defence").
+
+    ``sequence``: Enchaînement/X (§4 [read] S11: "take up to X extra combat
+    dice. Each costs -2 ATT and -2 DEF for this combat only"). ``war_fury``:
+    Furie guerrière, Conf'Fédé (§4 [read] S12: "a fighter who puts more than
+    half in attack may declare it and gains +1 attack die for the combat").
+    A failed disengagement puts every die in defence (§2.0 [read] S3).
+    """
+    state = batch.state
+    require_no_pending(state)
+    index, combat = _current(state)
+    if combat["stage"] != "placing":
+        raise IllegalAction(_("The combat dice are not placed now."))
+    fighter_id = command.get("fighter")
+    own_fighter(state, side, fighter_id)
+    if fighter_id not in members(combat):
+        raise IllegalAction(_("That fighter is not in this combat."))
+    if combat["dice"][fighter_id]["attack"] is not None:
+        raise IllegalAction(_("That fighter's dice are already placed."))
+    if side not in placing_sides(state, combat):
+        raise IllegalAction(
+            _(
+                "The side that lost the Initiative places its dice first; the "
+                "winner places after seeing them (VII-C-1)."
+            )
+        )
+    label = label_of(state, fighter_id)
+    allowed = sequence_dice(skills_of(state, fighter_id))
+    extra_dice = command.get("sequence", 0)
+    if extra_dice is None:
+        extra_dice = 0
+    if (
+        isinstance(extra_dice, bool)
+        or not isinstance(extra_dice, int)
+        or not 0 <= extra_dice <= allowed
+    ):
+        if not allowed:
+            raise IllegalAction(
+                _("{fighter} has no Enchaînement: no extra die."), fighter=label
+            )
+        raise IllegalAction(
+            _("{fighter} takes 0 to {count} extra dice (Enchaînement)."),
+            fighter=label,
+            count=allowed,
+        )
+    total = combat["dice"][fighter_id]["total"] + extra_dice
+    attack = command.get("attack")
+    if (
+        isinstance(attack, bool)
+        or not isinstance(attack, int)
+        or not 0 <= attack <= total
+    ):
+        raise IllegalAction(
+            _("{fighter} places 0 to {count} dice in attack."),
+            fighter=label,
+            count=total,
+        )
+    forced = _forced_defence(state, fighter_id)
+    extra: dict[str, Any] = {}
+    if forced and attack > 0:
+        if forced == "disengagement":
+            raise IllegalAction(
+                _(
+                    "{fighter} failed to disengage: all its combat dice stay in "
+                    "defence this turn (Désengagement)."
+                ),
+                fighter=label,
+            )
+        raise IllegalAction(
+            _(
+                "{fighter} is routed and cannot flee: all its dice go in defence "
+                "(house ruling)."
+            ),
+            fighter=label,
+        )
+    if forced == "routed":
+        extra["house_ruling"] = "cannot_flee"
+    fury = command.get("war_fury", False)
+    if fury:
+        if not has(state, fighter_id, WAR_FURY):
+            raise IllegalAction(_("{fighter} has no Furie guerrière."), fighter=label)
+        if not war_fury_qualifies(attack, total):
+            raise IllegalAction(
+                _(
+                    "Furie guerrière needs more than half of the dice in attack "
+                    "({fighter}: {count} dice)."
+                ),
+                fighter=label,
+                count=total,
+            )
+    defence = total - attack
+    if fury:
+        attack, total = attack + 1, total + 1
+    combat["dice"][fighter_id] = {
+        "total": total,
+        "attack": attack,
+        "defence": defence,
+    }
+    if extra_dice:
+        combat["modifiers"][fighter_id] = {
+            "ATT": -2 * extra_dice,
+            "DEF": -2 * extra_dice,
+        }
+    if not any(unplaced(state, combat, s) for s in st.SIDES):
+        before = combat["initiative"] is None
+        combat["stage"] = "initiative" if before else "fighting"
+    _emit(
+        batch,
+        index,
+        combat,
+        placed={
+            "fighter": fighter_id,
+            "label": label,
+            "side": side,
+            "total": total,
+            "attack": attack,
+            "defence": defence,
+            "sequence": extra_dice,
+            "war_fury": bool(fury),
+            "forced": forced,
+        },
+        **extra,
+    )
+    _auto_initiative(batch)
+    settle_combat(batch)
 
 
 def declare_attack(batch: Batch, side: str, command: Command) -> None:
+    """VII-C-3 (S8 [read]): "A fighter who still has an attack die must
+    attack"; "attacks each opponent once" in an exchange. ``master_strike``:
+    Coup de maître/X (§4 [read] S11: "Spend 2 attack dice for 1 attack")."""
     state = batch.state
     require_no_pending(state)
-    index, combat = _current_combat(state)
+    index, combat = _current(state)
+    if combat["stage"] != "fighting":
+        raise IllegalAction(_("Nobody attacks yet in this combat."))
+    turn = turn_side(state, combat)
+    if side != turn:
+        raise IllegalAction(
+            _("It is side {side}'s attack in this exchange (VII-C-3)."),
+            side=(turn or st.other(side)).upper(),
+        )
     attacker = command.get("attacker")
     target = command.get("target")
     own_fighter(state, side, attacker)
     st.living_fighter(state, target)
-    members = [combat["one"], *combat["many"]]
-    if attacker not in members or target not in members:
+    if attacker not in members(combat) or target not in members(combat):
         raise IllegalAction(_("Both fighters must be in this combat."))
-    if state["fighters"][target]["side"] == side:
-        raise IllegalAction(_("Attack an adversary."))
-    if attacker != combat["one"] and target != combat["one"]:
-        raise IllegalAction(
-            _("In this combat everyone fights the fighter facing them.")
-        )
-    if side in combat.get("declined", []):
-        raise IllegalAction(
-            _("Your side declined its remaining attacks in this combat.")
-        )
-    if dice_left(combat, attacker, "attack") <= 0:
-        raise IllegalAction(
-            _("{fighter} has no attack die left."), fighter=label_of(state, attacker)
-        )
+    label = label_of(state, attacker)
+    targets = attack_targets(state, combat, attacker)
+    if target not in targets:
+        if target in opponents(state, combat, attacker):
+            raise IllegalAction(
+                _(
+                    "{fighter} already attacked {target} in this exchange: each "
+                    "opponent once an exchange (VII-C-3)."
+                ),
+                fighter=label,
+                target=label_of(state, target),
+            )
+        if (combat["dice"][attacker]["attack"] or 0) < 1:
+            raise IllegalAction(_("{fighter} has no attack die left."), fighter=label)
+        raise IllegalAction(_("{fighter} does not fight that fighter."), fighter=label)
+    strike = command.get("master_strike", False)
+    if strike:
+        if not has(state, attacker, MASTER_STRIKE):
+            raise IllegalAction(_("{fighter} has no Coup de maître."), fighter=label)
+        if combat["dice"][attacker]["attack"] < 2:
+            raise IllegalAction(
+                _("A Coup de maître spends 2 attack dice: {fighter} has 1."),
+                fighter=label,
+            )
     amplified, attenuated = wound_modifiers(command)
-    combats = [dict(c) for c in state["combat"]["combats"]]
-    used = {**combat["used"], attacker: dict(combat["used"][attacker])}
-    used[attacker]["attack"] += 1
-    combats[index] = dict(combat, used=used)
-    difficulty = attack_difficulty(state, combat, target)
-    pending = test_pending(
-        purpose="attack",
-        side=side,
-        value=st.value_of(state, attacker, "ATT") or 0,
-        difficulty=difficulty,
-        section="IV-C",
-        context={
-            "combat": index,
-            "attacker": attacker,
-            "target": target,
-            "amplified": amplified,
-            "attenuated": attenuated,
-        },
+    combat["dice"][attacker]["attack"] -= 2 if strike else 1
+    combat["attacked"][attacker] = [*combat["attacked"].get(attacker, []), target]
+    context = {
+        "combat": index,
+        "attacker": attacker,
+        "target": target,
+        "master_strike": bool(strike),
+        "amplified": amplified,
+        "attenuated": attenuated,
+        "exchange": combat["exchange"],
+        "bonus": None,
+    }
+    declared = {
+        "attacker": attacker,
+        "attacker_label": label,
+        "target": target,
+        "target_label": label_of(state, target),
+        "master_strike": bool(strike),
+        "exchange": combat["exchange"],
+    }
+    _emit(
+        batch,
+        index,
+        combat,
+        attack_declared=declared,
+        pending=_parry_or_attack(state, combat, context),
     )
-    batch.emit(
-        "combat_updated",
-        {"combat": dict(state["combat"], combats=combats), "pending": pending},
+
+
+def _attack_value(state: State, combat: Mapping[str, Any], attacker: str) -> int:
+    return combat_value(state, combat, attacker, "ATT")
+
+
+def parry_odds(attack: int, defence: int, dice: int, needed_over: int = 0) -> Fraction:
+    """The chance that an attack does not land when ``dice`` defence dice are
+    committed (0: only the attack test's own failure), the attacker keeping
+    a six (II-A-1): the attack test (1d6 + ``attack``) fails at 0 or less
+    (II-A-4), else the defence test (``dice`` d6, one kept, II-A-2, +
+    ``defence``) must reach its result + ``needed_over``."""
+    total = Fraction(0)
+    for face in range(1, 7):
+        final = face + attack
+        if final <= 0:
+            total += Fraction(1, 6)
+        elif dice > 0:
+            total += dice_test_success(defence, final + needed_over, dice) / 6
+    return total
+
+
+def _parry_or_attack(
+    state: State, combat: Mapping[str, Any], context: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The target's side commits its defence dice before the attack test
+    (VII-C-4, S8 [inferred]: declared before the attack roll; a counter-attack
+    is announced before it, S11 [read]). A target with no defence die left
+    has nothing to decide: the attack test waits."""
+    target, attacker = context["target"], context["attacker"]
+    limit = _parry_limit(state, combat, target)
+    if limit == 0:
+        return _attack_test(
+            state, combat, {**context, "parry_dice": 0, "counter": False}
+        )
+    attack = _attack_value(state, combat, attacker)
+    defence = combat_value(state, combat, target, "DEF")
+    tie = 0 if ruling(state, "parry_tie") == "parried" else 1
+    odds_by_dice = {
+        str(k): fraction_text(parry_odds(attack, defence, k, tie))
+        for k in range(limit + 1)
+    }
+    counter = has(state, target, COUNTER_ATTACK)
+    return choice_pending(
+        purpose="parry",
+        side=state["fighters"][target]["side"],
+        section="VII-C-4",
+        context=context,
+        max_dice=limit,
+        counter_allowed=counter,
+        odds=odds_by_dice,
+        counter_odds={
+            str(k): fraction_text(parry_odds(attack, defence, k, 2))
+            for k in range(1, limit + 1)
+        }
+        if counter
+        else {},
+    )
+
+
+def _attack_test(
+    state: State, combat: Mapping[str, Any], context: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The attack test (VII-C-4, S8 [read]: "1d6 + current ATT. There is no
+    fixed difficulty to reach"); II-A-4: a final result of 0 or less fails,
+    so it is rolled against 1."""
+    attacker = context["attacker"]
+    return test_pending(
+        purpose="attack",
+        side=state["fighters"][attacker]["side"],
+        value=_attack_value(state, combat, attacker),
+        difficulty=1,
+        section="VII-C-4",
+        context=context,
     )
 
 
 def parry(batch: Batch, side: str, command: Command) -> None:
+    """The target's side commits ``dice`` of its fighter's defence dice (0
+    takes the blow), before the attack test (VII-C-4). ``counter``:
+    Contre-attaque (§4 [read] S11: "Announce before the attack roll; it
+    cannot be withdrawn")."""
     state = batch.state
     pending = state["pending"]
     if not pending or pending.get("purpose") != "parry" or pending["kind"] != "choice":
@@ -451,90 +983,359 @@ def parry(batch: Batch, side: str, command: Command) -> None:
     if pending["side"] != side:
         raise IllegalAction(_("Only the defender's side decides to parry."))
     context = pending["context"]
-    if not command.get("parry"):
-        batch.emit("pending_set", {"pending": attack_wound_pending(state, context)})
-        return
-    index = context["combat"]
-    combat = state["combat"]["combats"][index]
+    index, combat = _current(state)
+    dice = command.get("dice")
+    limit = pending["max_dice"]
+    if isinstance(dice, bool) or not isinstance(dice, int) or not 0 <= dice <= limit:
+        raise IllegalAction(
+            _("Commit 0 to {count} defence dice to this parry."), count=limit
+        )
+    counter = command.get("counter", False)
+    if counter and not pending["counter_allowed"]:
+        raise IllegalAction(
+            _("{fighter} has no Contre-attaque."),
+            fighter=label_of(state, context["target"]),
+        )
+    if counter and dice == 0:
+        raise IllegalAction(_("A counter-attack parries with at least one die."))
     target = context["target"]
-    combats = [dict(c) for c in state["combat"]["combats"]]
-    used = {**combat["used"], target: dict(combat["used"][target])}
-    used[target]["defence"] += 1
-    combats[index] = dict(combat, used=used)
-    parry = test_pending(
-        purpose="parry",
-        side=side,
-        value=st.value_of(state, target, "DEF") or 0,
-        difficulty=context["attack_final"],
-        section="IV-C",
-        context=context,
-    )
-    batch.emit(
-        "combat_updated",
-        {"combat": dict(state["combat"], combats=combats), "pending": parry},
-    )
-
-
-def _require_still_fighting(state: State, combat: Mapping[str, Any], side: str) -> None:
-    if side in combat.get("declined", []):
-        raise IllegalAction(
-            _("Your side declined its remaining attacks in this combat.")
-        )
-    if side not in combat_waits_for(state):
-        raise IllegalAction(
-            _("Wait: the other side is still fighting this combat (IV-C).")
-        )
-
-
-def end_combat(batch: Batch, side: str, command: Command) -> None:
-    """Declare one's side done in the combat under way (IV-C).
-
-    "Tous les combattants en contact avec un combattant ennemi doivent
-    combattre au corps à corps pendant la phase de combat." A side ends its
-    part by declining the attack dice it still holds; the combat ends only
-    when both sides have used or declined every attack die they hold, so
-    neither side can end it for the other.
-    """
-    state = batch.state
-    require_no_pending(state)
-    index, combat = _current_combat(state)
-    members = [combat["one"], *combat["many"]]
-    if side not in {state["fighters"][f]["side"] for f in members}:
-        raise IllegalAction(_("Only the players in this combat can close it."))
-    if side in combat.get("declined", []):
-        raise IllegalAction(
-            _("Your side already declined its remaining attacks in this combat.")
-        )
-    waiting = combat_waits_for(state)
-    if side not in waiting:
-        other = sorted(waiting)[0] if waiting else st.other(side)
-        raise IllegalAction(
-            _(
-                "Side {side} still holds an attack die: the combat goes on until "
-                "it is used or declined (IV-C)."
+    combat["dice"][target]["defence"] -= dice
+    new_context = {**context, "parry_dice": dice, "counter": bool(counter)}
+    _emit(
+        batch,
+        index,
+        combat,
+        parry_declared={
+            "target": target,
+            "label": label_of(state, target),
+            "dice": dice,
+            "counter": bool(counter),
+            "odds": (pending["counter_odds"] if counter else pending["odds"]).get(
+                str(dice)
             ),
-            side=other.upper(),
-        )
-    declined = [*combat.get("declined", []), side]
-    combats = [dict(c) for c in state["combat"]["combats"]]
-    still = [
-        s
-        for s in combat_sides(state, combat)
-        if s not in declined and attack_dice_left(state, combat, s) > 0
-    ]
-    if still:
-        combats[index] = dict(combat, declined=declined)
+        },
+        pending=_attack_test(state, combat, new_context),
+    )
+
+
+def attack_test_finished(batch: Batch, pending: Mapping[str, Any], result: Any) -> None:
+    """The attack test is rolled (VII-C-4): a final result of 0 or less fails
+    (II-A-4); a success meets the defence dice committed, or the wound roll."""
+    state = batch.state
+    context = dict(pending["context"])
+    index, combat = _current(state)
+    dice = context.get("parry_dice", 0)
+    counter = context.get("counter", False)
+    context["attack_final"] = result.final
+    next_pending = None
+    if result.success and dice > 0:
+        over = 2 if counter else (0 if ruling(state, "parry_tie") == "parried" else 1)
+        next_pending = _defence_test(state, combat, context, result.final + over)
+    elif result.success:
+        next_pending = _wound_after(state, combat, context)
+    batch.emit(
+        "test_resolved",
+        {
+            "purpose": "attack",
+            "side": pending["side"],
+            "value": pending["value"],
+            "difficulty": pending["difficulty"],
+            "faces": list(result.faces),
+            "natural": result.natural,
+            "final": result.final,
+            "success": result.success,
+            "odds": pending["odds"],
+            "section": pending["section"],
+            "context": context,
+            "next": next_pending,
+        },
+    )
+    if result.success:
+        return
+    target = context["target"]
+    if counter:
+        # §4 Counter-Attack [read] S11: "If the attack auto-fails: gain the
+        # attack die without rolling, but lose the dice assigned to the parry."
+        _bonus_attack(batch, context, "counter")
+        return
+    if dice and has(state, target, AMBIDEXTROUS):
+        # §4 Ambidextrous [read] S11: "If the attack auto-fails, choose: keep
+        # the defence die, or swap it for an attack die."
         batch.emit(
-            "combat_updated",
+            "pending_set",
             {
-                "combat": dict(state["combat"], combats=combats),
-                "declined": side,
+                "pending": choice_pending(
+                    purpose="ambidextrous",
+                    side=state["fighters"][target]["side"],
+                    section="VII-C-4",
+                    context=context,
+                    options=["keep", "swap"],
+                )
             },
         )
         return
-    combats[index] = dict(combat, declined=declined, done=True)
+    if dice:
+        # §4 Ambidextrous [read] S11 (the choice "keep the defence die" when
+        # the attack fails): the dice committed to a parry never rolled stay.
+        index, combat = _current(batch.state)
+        combat["dice"][target]["defence"] += dice
+        _emit(
+            batch,
+            index,
+            combat,
+            returned={
+                "fighter": target,
+                "label": label_of(state, target),
+                "dice": dice,
+            },
+        )
+    settle_combat(batch)
+
+
+def legal_ambidextrous(state: State, side: str) -> list[dict[str, Any]]:
+    pending = state["pending"]
+    if (
+        not pending
+        or pending.get("purpose") != "ambidextrous"
+        or pending["side"] != side
+    ):
+        return []
+    return [{"type": "ambidextrous", "choices": {"swap": [False, True]}}]
+
+
+def ambidextrous(batch: Batch, side: str, command: Command) -> None:
+    """Ambidextre against an attack that failed (§4 [read] S11): keep the
+    defence dice committed, or swap them for an attack die used at once
+    against the attacker."""
+    state = batch.state
+    pending = state["pending"]
+    if not pending or pending.get("purpose") != "ambidextrous":
+        raise IllegalAction(_("There is no Ambidextre choice to make now."))
+    if pending["side"] != side:
+        raise IllegalAction(_("Only the defender's side makes this choice."))
+    swap = command.get("swap", False)
+    if not isinstance(swap, bool):
+        raise IllegalAction(_("Keep the defence dice, or swap them for an attack."))
+    context = pending["context"]
+    batch.emit("pending_set", {"pending": None})
+    if swap:
+        _bonus_attack(batch, context, "ambidextrous")
+        return
+    index, combat = _current(batch.state)
+    target = context["target"]
+    combat["dice"][target]["defence"] += context["parry_dice"]
+    _emit(
+        batch,
+        index,
+        combat,
+        returned={
+            "fighter": target,
+            "label": label_of(state, target),
+            "dice": context["parry_dice"],
+        },
+    )
+    settle_combat(batch)
+
+
+def _defence_test(
+    state: State, combat: Mapping[str, Any], context: Mapping[str, Any], needed: int
+) -> dict[str, Any]:
+    """The defence test: the dice committed, one result kept (II-A-2), +
+    current DEF, against the attack's final result (+2 for a counter-attack;
+    +1 under ``parry_tie`` "not_parried")."""
+    from rules.game.table_rolls import check_pending
+
+    target = context["target"]
+    dice = context["parry_dice"]
+    pending = check_pending(
+        state,
+        side=state["fighters"][target]["side"],
+        fighter=target,
+        characteristic="DEF",
+        difficulty=needed,
+        dice=dice,
+        use="defence",
+        section="VII-C-4",
+        extra={**context, "needed": needed},
+    )
+    value = combat_value(state, combat, target, "DEF")
+    pending["purpose"] = "defence"
+    pending["value"] = value
+    pending["context"]["current"] = value
+    pending["odds"] = fraction_text(dice_test_success(value, needed, dice))
+    return pending
+
+
+def defence_finished(batch: Batch, pending: Mapping[str, Any], roll: Any) -> None:
+    """The defence test is rolled (VII-C-4): it parries when its final result
+    reaches the attack's ([inferred] §2.6: "a normal parry needs >= the attack's
+    final result"; a tie follows ``parry_tie``). Counter-attack: it needs 2
+    more and wins an attack die used at once against the attacker (§4 [read]
+    S11). Ambidextre: a parry that beats the attack by 2 or more wins one too
+    (§4 [read] S11)."""
+    state = batch.state
+    context = dict(pending["context"])
+    index, combat = _current(state)
+    success = roll.winning
+    attack_final = context["attack_final"]
+    next_pending = None if success else _wound_after(state, combat, context)
+    resolved: dict[str, Any] = {
+        "purpose": "defence",
+        "side": pending["side"],
+        "value": pending["value"],
+        "difficulty": pending["difficulty"],
+        "dice": pending["dice"],
+        "faces": list(roll.faces),
+        "throws": [list(t) for t in roll.throws],
+        "natural": roll.natural,
+        "final": roll.final,
+        "success": success,
+        "odds": pending["odds"],
+        "section": "VII-C-4",
+        "context": context,
+        "label": label_of(state, context["target"]),
+        "next": next_pending,
+    }
+    if roll.final == attack_final and not context.get("counter"):
+        resolved["house_ruling"] = "parry_tie"
+    batch.emit("test_resolved", resolved)
+    if not success:
+        return
+    if context.get("counter"):
+        _bonus_attack(batch, context, "counter")
+        return
+    target = context["target"]
+    if has(state, target, AMBIDEXTROUS) and roll.final >= attack_final + 2:
+        _bonus_attack(batch, context, "ambidextrous")
+        return
+    settle_combat(batch)
+
+
+def _bonus_attack(batch: Batch, context: Mapping[str, Any], why: str) -> None:
+    """An attack die won by a parry (Contre-attaque, Ambidextre), used at once
+    against the attacker (§2.5 [read] S11: "resolved at once, even outside the
+    fighter's turn. They must target the fighter whose attack triggered
+    them")."""
+    state = batch.state
+    defender, attacker = context["target"], context["attacker"]
+    if (
+        state["fighters"][attacker]["eliminated"]
+        or state["fighters"][defender]["eliminated"]
+    ):
+        settle_combat(batch)
+        return
+    index, combat = _current(state)
+    combat["dice"][defender]["total"] += 1  # won, and spent at once
+    new_context = {
+        "combat": index,
+        "attacker": defender,
+        "target": attacker,
+        "master_strike": False,
+        "amplified": 0,
+        "attenuated": 0,
+        "exchange": combat["exchange"],
+        "bonus": why,
+    }
+    _emit(
+        batch,
+        index,
+        combat,
+        gained={
+            "fighter": defender,
+            "label": label_of(state, defender),
+            "ability": why,
+            "target": attacker,
+            "target_label": label_of(state, attacker),
+        },
+        pending=_parry_or_attack(state, combat, new_context),
+    )
+
+
+def _wound_after(
+    state: State, combat: Mapping[str, Any], context: Mapping[str, Any]
+) -> dict[str, Any]:
+    """An attack not parried goes to the wound roll (II-B-1), attacker's FOR
+    against the target's RES; after a Coup de maître/X the FOR gains the
+    attacker's ATT at the test, capped at its printed ATT, + X (§4 [read]
+    S11; E1)."""
+    attacker = context["attacker"]
+    strength = st.value_of(state, attacker, "FOR") or 0
+    if context.get("master_strike"):
+        _found, x = ability(skills_of(state, attacker), MASTER_STRIKE)
+        strength = master_strike_strength(
+            strength,
+            _attack_value(state, combat, attacker),
+            st.base_value(state, attacker, "ATT") or 0,
+            x,
+        )
+    pending = wound_pending(
+        state,
+        side=state["fighters"][attacker]["side"],
+        target=context["target"],
+        strength=strength,
+        source=attacker,
+        amplified=context.get("amplified", 0),
+        attenuated=context.get("attenuated", 0),
+    )
+    pending["context"]["combat"] = context["combat"]
+    pending["context"]["master_strike"] = bool(context.get("master_strike"))
+    pending["section"] = "VII-C-4, II-B-1"
+    return pending
+
+
+def fierce_survives(state: State, target: str, eliminated: bool) -> bool:
+    """Acharné (§4 [read] S11, S14: "Killed Outright -> stays at Critical Wound
+    until the next upkeep"): the fighter stays in the combat."""
+    return (
+        eliminated
+        and state["phase"] == "combat"
+        and has(state, target, FIERCE)
+        and not state["fighters"][target].get("fierce")
+    )
+
+
+def settle_combat(batch: Batch) -> None:
+    """After each step of a combat with nothing pending: the next exchange,
+    or the end of the combat (VII-C-3: "Exchanges go on until no attack dice
+    remain" [inferred]; the next combat is picked by the other side, VII-B).
+    Unused defence dice are lost (§2.5 [inferred])."""
+    state = batch.state
+    combat = current_combat(state)
+    if combat is None or state["pending"] or combat["stage"] != "fighting":
+        return
+    if turn_side(state, combat) is not None:
+        return
+    index = state["combat"]["current"]
+    if attack_dice_held(state, combat):
+        combat = copy.deepcopy(combat)
+        combat["exchange"] += 1
+        combat["attacked"] = {}
+        _emit(batch, index, combat, exchange=combat["exchange"])
+        return
+    combat = copy.deepcopy(combat)
+    combat["done"] = True
+    combat["stage"] = "done"
+    combats = [dict(c) for c in state["combat"]["combats"]]
+    combats[index] = combat
     picker = st.other(state["combat"]["picker"])
     left = [c for c in combats if not c["done"]]
+    free = [
+        f
+        for f in members(combat)
+        if not state["fighters"][f]["eliminated"] and not opponents(state, combat, f)
+    ]
+    # Why it ended: a side has no living fighter left in it, or no fighter
+    # holds an attack die any more (VII-C-3).
+    standing = {
+        state["fighters"][f]["side"]
+        for f in members(combat)
+        if not state["fighters"][f]["eliminated"]
+    }
+    reason = "no_adversary" if len(standing) < 2 else "no_attack_die"
+    extra: dict[str, Any] = {"reason": reason}
+    if free:
+        extra.update(free=free, pursuit=ruling(state, "pursuit"))
+        extra["house_ruling"] = "pursuit"
     batch.emit(
         "combat_updated",
         {
@@ -543,7 +1344,34 @@ def end_combat(batch: Batch, side: str, command: Command) -> None:
             ),
             "pending": _pick_pending(picker) if left else None,
             "ended": index,
+            **extra,
         },
     )
     if not left:
         start_upkeep(batch)
+    else:
+        _auto_choose(batch)
+
+
+__all__ = [
+    "ambidextrous",
+    "legal_ambidextrous",
+    "attack_targets",
+    "choose_combat",
+    "combat_waits_for",
+    "current_combat",
+    "declare_attack",
+    "form_combats",
+    "initiative",
+    "legal_attack",
+    "legal_choose_combat",
+    "legal_form_combats",
+    "legal_initiative",
+    "legal_parry",
+    "legal_place_dice",
+    "parry",
+    "place_dice",
+    "ruling",
+    "settle_combat",
+    "start_combat_phase",
+]

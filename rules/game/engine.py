@@ -8,8 +8,8 @@ player entered from real dice) and every face is written into the events, so
 
 The turn (chapter 4): strategic phase (IV-A-1 sequences, IV-A-2 Tactics
 roll), activation phase (IV-B-1 draws, IV-B-2 actions; shooting, movement and
-disengagement from the initiation rules), combat phase (IV-C; the melee
-chapter is not among the seeds, see ``COMBAT_CONVENTION``), upkeep (IV-D).
+disengagement from the initiation rules), combat phase (IV-C and the melee of
+``rules.game.combat_phase``, from rules-data/melee-sources.md), upkeep (IV-D).
 Tests follow II-A, wounds II-B.
 """
 
@@ -38,22 +38,20 @@ from rules.game.activation_phase import (
     shoot,
 )
 from rules.game.combat_phase import (
-    COMBAT_CONVENTION,
-    attack_difficulty,
+    ambidextrous,
     choose_combat,
     declare_attack,
-    end_combat,
     form_combats,
+    initiative,
+    legal_ambidextrous,
     legal_attack,
     legal_choose_combat,
-    legal_end_combat,
     legal_form_combats,
+    legal_initiative,
     legal_parry,
-    legal_set_combat_dice,
-    legal_set_difficulty,
+    legal_place_dice,
     parry,
-    set_combat_dice,
-    set_difficulty,
+    place_dice,
 )
 from rules.game.common import Batch, Command, CountingDice, State, own_fighter
 from rules.game.pending import choice_odds, who_decides
@@ -86,7 +84,9 @@ from rules.game.upkeep_phase import (
     legal_tick_upkeep,
     record_effect,
     tick_upkeep,
+    with_rally_item,
 )
+from rules.melee import house_rulings
 
 
 def _set_routed(batch: Batch, side: str, command: Command) -> None:
@@ -97,14 +97,17 @@ def _set_routed(batch: Batch, side: str, command: Command) -> None:
     routed = bool(command.get("routed"))
     if fighter["routed"] == routed:
         raise IllegalAction(_("Nothing to change."))
-    batch.emit(
-        "fighter_changed",
-        {
-            "fighter": command["fighter"],
-            "label": fighter["label"],
-            "changes": {"routed": routed},
-        },
-    )
+    payload = {
+        "fighter": command["fighter"],
+        "label": fighter["label"],
+        "changes": {"routed": routed},
+    }
+    if routed and state["phase"] == "upkeep":
+        # Routed during the upkeep: its rally joins the checklist (IV-D-1).
+        upkeep = with_rally_item(state, command["fighter"])
+        if upkeep:
+            payload["upkeep"] = upkeep
+    batch.emit("fighter_changed", payload)
 
 
 def _set_mystic(batch: Batch, side: str, command: Command) -> None:
@@ -231,11 +234,11 @@ def _register_all() -> None:
         ("set_contact", set_contact, legal_set_contact, True),
         ("form_combats", form_combats, legal_form_combats, False),
         ("choose_combat", choose_combat, legal_choose_combat, False),
-        ("set_combat_dice", set_combat_dice, legal_set_combat_dice, False),
-        ("set_attack_difficulty", set_difficulty, legal_set_difficulty, False),
+        ("initiative", initiative, legal_initiative, False),
+        ("place_dice", place_dice, legal_place_dice, False),
         ("attack", declare_attack, legal_attack, False),
         ("parry", parry, legal_parry, False),
-        ("end_combat", end_combat, legal_end_combat, False),
+        ("ambidextrous", ambidextrous, legal_ambidextrous, False),
         ("set_routed", _set_routed, _legal_set_routed, True),
         ("set_mystic", _set_mystic, _legal_set_mystic, True),
         ("concede", _concede, _legal_concede, True),
@@ -322,6 +325,9 @@ def decide_and_fold(
 def new_game_event(setup: Mapping[str, Any]) -> dict[str, Any]:
     """The first event of a game's log: its whole initial state."""
     initial = st.new_state(setup)
+    # The melee's house rulings in force (rules.melee.HOUSE_RULINGS): the
+    # players' choices, the sources' default for the others.
+    initial["house_rulings"] = house_rulings(setup.get("house_rulings"))
     initial.setdefault("engaged", [])
     initial.setdefault("defence_only", [])
     initial.setdefault("effects", [])
@@ -330,14 +336,12 @@ def new_game_event(setup: Mapping[str, Any]) -> dict[str, Any]:
 
 
 __all__ = [
-    "COMBAT_CONVENTION",
     "COMMANDS",
     "COMMAND_TABLE",
     "HANDLERS",
     "CommandKind",
     "decide_and_fold",
     "register_command",
-    "attack_difficulty",
     "choice_odds",
     "decide",
     "movement_cm",

@@ -23,8 +23,19 @@ Event = Mapping[str, Any]
 
 # Events about the log itself, not the game: an undo, and the asking for one
 # (a two-phone undo of a roll needs the other side's agreement). replay()
-# skips them; they change no state.
-META_KINDS = frozenset({"undone", "undo_requested", "undo_refused"})
+# skips them; they change no state. So are the switches of a game's dice mode
+# (the app's seeded dice or faces typed from real dice), asked of the other
+# phone like an undo: they change how faces come, not the game.
+META_KINDS = frozenset(
+    {
+        "undone",
+        "undo_requested",
+        "undo_refused",
+        "dice_mode_requested",
+        "dice_mode_changed",
+        "dice_mode_refused",
+    }
+)
 
 
 # Every evolver gets a shallow copy of the state and replaces (never changes
@@ -46,6 +57,8 @@ def _fighter_changes(state: State, fighter_id: str, changes: Mapping[str, Any]) 
 
 
 def _set_fighter(state: State, payload: Mapping[str, Any]) -> None:
+    if "upkeep" in payload:  # a rally added to the upkeep under way (IV-D-1)
+        state["upkeep"] = copy_state(payload["upkeep"])
     changes = payload.get("changes", {})
     _fighter_changes(
         state,
@@ -54,19 +67,27 @@ def _set_fighter(state: State, payload: Mapping[str, Any]) -> None:
     )
 
 
-FIGHTER_KEYS = ("steps", "stunned", "routed", "eliminated", "charged", "mana", "faith")
+FIGHTER_KEYS = (
+    "steps",
+    "stunned",
+    "routed",
+    "eliminated",
+    "charged",
+    "mana",
+    "faith",
+    "fierce",
+)
 
 
 def _wound(state: State, payload: Mapping[str, Any]) -> None:
-    _fighter_changes(
-        state,
-        payload["target"],
-        {
-            "steps": payload["steps_after"],
-            "stunned": payload["stunned_after"],
-            "eliminated": payload["eliminated"],
-        },
-    )
+    changes = {
+        "steps": payload["steps_after"],
+        "stunned": payload["stunned_after"],
+        "eliminated": payload["eliminated"],
+    }
+    if payload.get("fierce"):
+        changes["fierce"] = True  # Acharné: killed outright, kept to the upkeep
+    _fighter_changes(state, payload["target"], changes)
     state["pending"] = None
 
 
@@ -224,6 +245,7 @@ EVOLVERS: dict[str, Callable[[State, Mapping[str, Any]], None]] = {
     "game_finished": _game_finished,
     "opposed_resolved": _assign("pending"),
     "scatter_rolled": _nothing,
+    "courage_certain": _nothing,  # IX: a Courage test the dice cannot miss
     "effect_recorded": _effect_recorded,
     "effect_ended": _effect_ended,
     "dice_drawn": _dice_drawn,

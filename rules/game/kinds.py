@@ -8,9 +8,18 @@ A command is ``{"type": <kind>, ...fields}``; the handler of each kind is
 registered in ``rules.game.engine.COMMAND_TABLE``. An event is ``{"kind",
 "side", "payload"}`` (the log adds ``"seq"`` and ``"action"``); its payload
 is folded by ``rules.game.evolve.EVOLVERS[kind]``.
+
+``COMMAND_FIELDS`` declares every command's fields once, with their kind
+(``Field``): an id, a bounded whole number, a yes/no, a distance, a text, one
+of some choices, a list of ids, or a map of ids (posted as ``prefix<key>``).
+The tap parser (``battles.taps``) reads a posted form through it, so a new
+command needs no hand-written parsing; the rules then check legality.
 """
 
+from dataclasses import dataclass
 from typing import Any, Literal, NotRequired, TypedDict
+
+from rules.game.state import CHARACTERISTICS
 
 Side = Literal["a", "b"]
 FighterId = str  # "a2.1": side, card number, fighter number
@@ -104,35 +113,51 @@ class ChooseCombat(TypedDict):
     combat: int
 
 
-class SetCombatDice(TypedDict):
-    type: Literal["set_combat_dice"]
+class Initiative(TypedDict):
+    """VII-C-2: the side names its fighter for the opposed Initiative test."""
+
+    type: Literal["initiative"]
+    fighter: FighterId
+
+
+class PlaceDice(TypedDict):
+    """VII-C-1: a fighter's combat dice, ``attack`` of them in attack, the rest
+    in defence; ``sequence``: the Enchaînement/X dice taken (-2 ATT, -2 DEF
+    each, this combat only)."""
+
+    type: Literal["place_dice"]
     fighter: FighterId
     attack: int
-    defence: int
-
-
-class SetAttackDifficulty(TypedDict):
-    type: Literal["set_attack_difficulty"]
-    difficulty: int | Literal["DEF"] | None
+    sequence: NotRequired[int]
+    war_fury: NotRequired[bool]
 
 
 class Attack(TypedDict):
+    """VII-C-3, VII-C-4: one attack die (two for Coup de maître/X)."""
+
     type: Literal["attack"]
     attacker: FighterId
     target: FighterId
+    master_strike: NotRequired[bool]
     amplified: NotRequired[int]
     attenuated: NotRequired[int]
 
 
 class Parry(TypedDict):
+    """VII-C-4: the target's side commits ``dice`` defence dice (0 takes the
+    blow) before the attack test; ``counter`` for Contre-attaque."""
+
     type: Literal["parry"]
-    parry: bool
+    dice: int
+    counter: NotRequired[bool]
 
 
-class EndCombat(TypedDict):
-    """IV-C: the side declines the attack dice it still holds."""
+class Ambidextrous(TypedDict):
+    """Ambidextre against an attack that failed: keep the defence dice
+    committed, or ``swap`` them for an attack die used at once."""
 
-    type: Literal["end_combat"]
+    type: Literal["ambidextrous"]
+    swap: bool
 
 
 class TickUpkeep(TypedDict):
@@ -144,6 +169,7 @@ class TickUpkeep(TypedDict):
     value: NotRequired[int]
     pay: NotRequired[bool]  # an upkept effect: pay its cost, or let it end
     difficulty: NotRequired[int]  # a rally test's difficulty (IV-D-1)
+    all_markers: NotRequired[bool]  # a marker line: every marker of the side
 
 
 class CharacteristicTest(TypedDict):
@@ -160,6 +186,7 @@ class CharacteristicTest(TypedDict):
     modifier: NotRequired[int]
     use: NotRequired[str]  # courage, rally, spell, miracle, skill, other
     label: NotRequired[str]
+    cost: NotRequired[int]  # a spell's mana or a miracle's faith, spent now
 
 
 class Scatter(TypedDict):
@@ -233,11 +260,11 @@ Command = (
     | SetContact
     | FormCombats
     | ChooseCombat
-    | SetCombatDice
-    | SetAttackDifficulty
+    | Initiative
+    | PlaceDice
     | Attack
     | Parry
-    | EndCombat
+    | Ambidextrous
     | TickUpkeep
     | SetRouted
     | SetMystic
@@ -259,11 +286,11 @@ COMMAND_KINDS: dict[str, type] = {
     "set_contact": SetContact,
     "form_combats": FormCombats,
     "choose_combat": ChooseCombat,
-    "set_combat_dice": SetCombatDice,
-    "set_attack_difficulty": SetAttackDifficulty,
+    "initiative": Initiative,
+    "place_dice": PlaceDice,
     "attack": Attack,
     "parry": Parry,
-    "end_combat": EndCombat,
+    "ambidextrous": Ambidextrous,
     "tick_upkeep": TickUpkeep,
     "set_routed": SetRouted,
     "set_mystic": SetMystic,
@@ -380,6 +407,7 @@ class TestResolved(TypedDict):
     dice: NotRequired[int]  # a test at the table: several dice (II-A-2)
     throws: NotRequired[list[list[int]]]
     label: NotRequired[str]
+    house_ruling: NotRequired[str]  # the parry's tie ("parry_tie")
 
 
 class Disengaged(TypedDict):
@@ -414,22 +442,105 @@ class WoundRolled(TypedDict):
     stunned_after: bool
     eliminated: bool
     odds: dict[str, str]
+    fierce: NotRequired[bool]  # Acharné: killed outright, kept to the upkeep
 
 
 class FighterChanged(TypedDict):
     fighter: FighterId
     label: NotRequired[str]
     changes: dict[str, Any]  # steps, stunned, routed, eliminated, charged, ...
+    section: NotRequired[str]  # "IX": routed by a failed Courage test
+    upkeep: NotRequired[dict[str, Any]]  # routed in the upkeep: its rally added
+
+
+class CourageCertain(TypedDict):
+    """IX: a Courage test the dice cannot miss, recorded without a roll."""
+
+    fighter: FighterId
+    label: str
+    side: Side
+    courage: int
+    fear: int
+    feared: FighterId
+    feared_label: str
+    odds: str
+    section: str
+
+
+class InitiativeNamed(TypedDict):
+    side: Side
+    fighter: FighterId
+    label: str
+    automatic: NotRequired[bool]  # the side's only fighter, named without a tap
+
+
+class InitiativeWon(TypedDict):
+    side: Side
+    fighter: FighterId
+    label: str
+    margin: int  # the last round's finals, apart
+    finals: dict[Side, int]
+
+
+class DicePlaced(TypedDict):
+    fighter: FighterId
+    label: str
+    side: Side
+    total: int
+    attack: int
+    defence: int
+    sequence: int  # Enchaînement/X dice taken (-2 ATT, -2 DEF each)
+    war_fury: bool  # Furie guerrière: +1 attack die (counted in attack, total)
+    forced: Literal["disengagement", "routed"] | None  # all in defence
+
+
+class AttackDeclared(TypedDict):
+    attacker: FighterId
+    attacker_label: str
+    target: FighterId
+    target_label: str
+    master_strike: bool
+    exchange: int
+
+
+class ParryDeclared(TypedDict):
+    target: FighterId
+    label: str
+    dice: int
+    counter: bool
+    odds: str | None  # that the blow does not land, with these dice
+
+
+class AttackDieGained(TypedDict):
+    fighter: FighterId
+    label: str
+    ability: Literal["counter", "ambidextrous"]
+    target: FighterId  # the attacker, struck at once
+    target_label: str
 
 
 class CombatUpdated(TypedDict):
+    """The combat phase's state (``combat``) and what happened: one of the
+    optional keys says it (the log words it)."""
+
     combat: dict[str, Any] | None
     pending: NotRequired[dict[str, Any] | None]
     formed: NotRequired[list[list[FighterId]]]
     chosen: NotRequired[int]
-    dice_set: NotRequired[dict[str, Any]]
-    declined: NotRequired[Side]  # IV-C: a side declined its attack dice
+    automatic: NotRequired[bool]  # the only combat left, chosen without a tap
+    initiative_named: NotRequired[InitiativeNamed]
+    initiative_won: NotRequired[InitiativeWon]
+    placed: NotRequired[DicePlaced]
+    attack_declared: NotRequired[AttackDeclared]
+    parry_declared: NotRequired[ParryDeclared]
+    returned: NotRequired[dict[str, Any]]  # {fighter, label, dice}: never rolled
+    gained: NotRequired[AttackDieGained]
+    exchange: NotRequired[int]  # a new exchange begins (VII-C-3)
     ended: NotRequired[int]
+    reason: NotRequired[str]  # why it ended: "no_adversary" or "no_attack_die"
+    free: NotRequired[list[FighterId]]  # freed from contact when it ended
+    pursuit: NotRequired[str]  # the "pursuit" ruling then in force
+    house_ruling: NotRequired[str]  # a rules.melee.HOUSE_RULINGS name
 
 
 class UpkeepStarted(TypedDict):
@@ -445,6 +556,7 @@ class UpkeepTicked(TypedDict):
     rallied: bool | None
     effect: NotRequired[dict[str, Any]]  # an upkept effect: paid, ends
     regeneration: NotRequired[dict[str, Any] | None]  # Régénération/X's roll
+    reserve: NotRequired[dict[str, Any]]  # mana or faith given: before, after, high
 
 
 class OpposedResolved(TypedDict):
@@ -519,6 +631,27 @@ class UndoRefused(TypedDict):
     asked_by: Side
 
 
+class DiceModeRequested(TypedDict):
+    """A side asks to switch the game's dice: ``mode`` "app" (the app's
+    seeded dice) or "entered" (faces typed from real dice)."""
+
+    mode: Literal["app", "entered"]
+
+
+class DiceModeChanged(TypedDict):
+    """The game's dice switched to ``mode`` (with the other side's word,
+    ``agreed_by``, on two phones)."""
+
+    mode: Literal["app", "entered"]
+    asked_by: NotRequired[Side]
+    agreed_by: NotRequired[Side]
+
+
+class DiceModeRefused(TypedDict):
+    mode: Literal["app", "entered"]
+    asked_by: Side
+
+
 EVENT_KINDS: dict[str, type] = {
     "game_started": GameStarted,
     "sequence_set": SequenceSet,
@@ -535,6 +668,7 @@ EVENT_KINDS: dict[str, type] = {
     "test_resolved": TestResolved,
     "opposed_resolved": OpposedResolved,
     "scatter_rolled": ScatterRolled,
+    "courage_certain": CourageCertain,
     "effect_recorded": EffectRecorded,
     "effect_ended": EffectEnded,
     "disengaged": Disengaged,
@@ -550,6 +684,9 @@ EVENT_KINDS: dict[str, type] = {
     "undone": Undone,
     "undo_requested": UndoRequested,
     "undo_refused": UndoRefused,
+    "dice_mode_requested": DiceModeRequested,
+    "dice_mode_changed": DiceModeChanged,
+    "dice_mode_refused": DiceModeRefused,
 }
 
 
@@ -561,4 +698,183 @@ class Event(TypedDict):
     action: NotRequired[int]
 
 
-__all__ = ["COMMAND_KINDS", "EVENT_KINDS", "Command", "Event"]
+# --- the fields of each command, declared once (read by the tap parser) ----------
+
+FieldType = Literal["id", "int", "bool", "float", "text", "choice", "list", "map"]
+
+MAX_ID = 24  # a fighter or card id ("a12.3")
+MAX_LIST = 60  # ids in one list or map
+MAX_TEXT = 60  # a label, an effect's name
+MAX_KEY = 200  # an upkeep item's key
+MAX_DICE = 30  # combat dice of one fighter (rules.melee.MAX_COMBAT_DICE)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a command as a phone posts it.
+
+    - ``id``: a text of at most ``max_length`` characters (a fighter, a card);
+    - ``int``: a whole number from ``low`` to ``high``;
+    - ``float``: a number from ``low`` to ``high`` (a distance);
+    - ``bool``: a yes/no ("1", "true", "on", "yes" are yes);
+    - ``text``: a text of at most ``max_length`` characters;
+    - ``choice``: one of ``choices``;
+    - ``list``: several ids (the field repeated), at most ``max_items``;
+    - ``map``: ``{key: id}`` posted as fields named ``prefix + key``, at most
+      ``max_items``.
+
+    A field left out (or empty) takes ``default`` when it is not ``required``
+    (``None``: the field is left out of the command).
+    """
+
+    name: str
+    type: FieldType
+    required: bool = True
+    low: int | float | None = None
+    high: int | float | None = None
+    max_length: int | None = None
+    choices: tuple[Any, ...] = ()
+    max_items: int | None = None
+    prefix: str = ""
+    default: Any = None
+
+
+def _id(name: str, *, required: bool = True) -> Field:
+    return Field(name, "id", required=required, max_length=MAX_ID)
+
+
+def _int(name: str, low: int, high: int, *, required: bool = True, default=None):
+    return Field(name, "int", required=required, low=low, high=high, default=default)
+
+
+def _bool(name: str, *, default: bool = False) -> Field:
+    return Field(name, "bool", required=False, default=default)
+
+
+def _choice(name: str, choices: tuple[Any, ...], *, required: bool = True) -> Field:
+    return Field(name, "choice", required=required, choices=choices)
+
+
+def _text(name: str, max_length: int = MAX_TEXT, *, required: bool = False):
+    return Field(name, "text", required=required, max_length=max_length)
+
+
+_WOUND_MODIFIERS = (
+    _int("amplified", 0, 5, required=False),
+    _int("attenuated", 0, 5, required=False),
+)
+_CHARACTERISTICS = CHARACTERISTICS
+
+COMMAND_FIELDS: dict[str, tuple[Field, ...]] = {
+    "set_sequence": (Field("order", "list", max_items=MAX_LIST, max_length=MAX_ID),),
+    "choose_tactics_fighter": (_id("fighter"),),
+    "choose_first": (_choice("first", ("a", "b")),),
+    "draw": (
+        _choice(
+            "action",
+            ("draw", "reserve", "play_reserve", "play_reserve_and_top", "refuse"),
+        ),
+    ),
+    "end_activation": (),
+    "declare": (
+        _id("fighter"),
+        _choice(
+            "action", ("charge", "engagement", "run", "covered_move", "walk", "mystic")
+        ),
+        Field("targets", "list", required=False, max_items=MAX_LIST, max_length=MAX_ID),
+    ),
+    "disengage": (
+        _id("fighter"),
+        _choice("method", ("INI", "FOR"), required=False),
+        _bool("free_side", default=True),
+    ),
+    "shoot": (
+        _id("fighter"),
+        _id("target"),
+        Field("distance_cm", "float", low=0, high=1000),
+        _id("nearest_friend", required=False),
+        *_WOUND_MODIFIERS,
+    ),
+    "set_contact": (_id("one"), _id("two"), _bool("contact")),
+    # The split of the melees: "who faces whom" (opponent:<fighter> = fighter),
+    # or, when no such field is sent, the split the app suggested.
+    "form_combats": (
+        Field(
+            "choices",
+            "map",
+            required=False,
+            max_items=MAX_LIST,
+            max_length=MAX_ID,
+            prefix="opponent:",
+        ),
+        _choice("combats", ("suggested",), required=False),
+    ),
+    "choose_combat": (_int("combat", 0, 500),),
+    "initiative": (_id("fighter"),),
+    "place_dice": (
+        _id("fighter"),
+        _int("attack", 0, MAX_DICE),
+        _int("sequence", 0, MAX_DICE, required=False, default=0),
+        _bool("war_fury"),
+    ),
+    "attack": (
+        _id("attacker"),
+        _id("target"),
+        _bool("master_strike"),
+        *_WOUND_MODIFIERS,
+    ),
+    "parry": (_int("dice", 0, MAX_DICE), _bool("counter")),
+    "ambidextrous": (_bool("swap"),),
+    "tick_upkeep": (
+        _text("key", MAX_KEY, required=True),
+        _bool("rallied"),
+        _int("value", 0, 99, required=False),
+        _bool("pay"),
+        _bool("all_markers"),
+        _int("difficulty", 1, 30, required=False),
+    ),
+    "characteristic_test": (
+        _id("fighter"),
+        _choice("characteristic", _CHARACTERISTICS),
+        _int("difficulty", 1, 30, required=False),
+        _id("opponent", required=False),
+        _choice("opponent_characteristic", _CHARACTERISTICS, required=False),
+        _int("dice", 1, 5, required=False, default=1),
+        _int("modifier", -10, 10, required=False, default=0),
+        _choice("use", ("courage", "rally", "spell", "miracle", "skill", "other")),
+        _text("label"),
+        _int("cost", 0, 99, required=False),
+    ),
+    "scatter": (_text("label"),),
+    "record_effect": (
+        _id("fighter"),
+        _text("name", required=True),
+        _choice("kind", ("harmful", "skill", "spell", "miracle", "other")),
+        _choice("duration", ("end_of_turn", "turns", "permanent", "upkeep")),
+        _bool("active"),
+        _int("turns", 1, 20, required=False),
+        _int("cost", 0, 99, required=False),
+        _id("caster", required=False),
+    ),
+    "end_effect": (_text("effect", required=True),),
+    "set_routed": (_id("fighter"), _bool("routed")),
+    "set_mystic": (
+        _id("fighter"),
+        _int("mana", 0, 99, required=False),
+        _int("faith", 0, 99, required=False),
+    ),
+    "concede": (),
+    "roll": (),
+    "reroll": (),
+    "keep": (),
+}
+
+
+__all__ = [
+    "COMMAND_FIELDS",
+    "COMMAND_KINDS",
+    "EVENT_KINDS",
+    "Command",
+    "Event",
+    "Field",
+]

@@ -101,6 +101,11 @@ DEFAULTS: dict[str, Any] = {
     "parry": False,
     "use": "other",  # a test rolled at the table (II-A): what for
     "pay": False,  # an upkept effect (II-C-3): not paid unless said
+    "sequence": 0,  # the melee (VII-C): no Enchaînement die taken
+    "war_fury": False,
+    "master_strike": False,
+    "counter": False,
+    "swap": False,
 }
 
 

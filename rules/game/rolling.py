@@ -10,24 +10,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules import odds
 from rules.checks import OpposedRoll, TestRoll
 from rules.dice import DiceExhausted, DiceSource
 from rules.errors import IllegalAction, _
+from rules.game import combat_phase
 from rules.game import state as st
 from rules.game.activation_phase import maybe_end_activation_phase, movement_cm
 from rules.game.common import (
     Batch,
     Command,
     State,
-    dice_left,
     faces_from,
-    fraction_text,
     label_of,
 )
 from rules.game.pending import (
-    attack_wound_pending,
-    choice_pending,
     opposed_roll_of,
     roll_to_dict,
     test_roll_of,
@@ -39,7 +35,7 @@ from rules.game.table_rolls import (
     roll_check,
 )
 from rules.several_dice import DiceTest
-from rules.wounds import STEPS_TO_DIE, wound_roll
+from rules.wounds import STEPS_TO_DIE, Health, wound_roll
 
 
 def legal_roll(state: State, side: str) -> list[dict[str, Any]]:
@@ -183,6 +179,12 @@ def _roll_finished(
     if isinstance(roll, OpposedRoll) and purpose == "characteristic":
         opposed_finished(batch, pending, roll)
         return
+    if isinstance(roll, OpposedRoll) and purpose == "initiative":
+        combat_phase.initiative_finished(batch, pending, roll)  # VII-C-2
+        return
+    if purpose == "attack":
+        combat_phase.attack_test_finished(batch, pending, roll.result())  # VII-C-4
+        return
     if isinstance(roll, OpposedRoll):
         result = roll.result()
         batch.emit(
@@ -266,26 +268,6 @@ def _after_test(
             amplified=context.get("amplified", 0),
             attenuated=context.get("attenuated", 0),
         )
-    if purpose == "attack" and result.success:
-        combat = state["combat"]["combats"][context["combat"]]
-        target = context["target"]
-        left = dice_left(combat, target, "defence")
-        if left > 0:
-            return choice_pending(
-                purpose="parry",
-                side=state["fighters"][target]["side"],
-                section="IV-C",
-                options=["parry", "take"],
-                parry_odds=fraction_text(
-                    odds.test_success(
-                        st.value_of(state, target, "DEF") or 0, result.final
-                    )
-                ),
-                context={**context, "attack_final": result.final},
-            )
-        return attack_wound_pending(state, context)
-    if purpose == "parry" and not result.success:
-        return attack_wound_pending(state, context)
     return None
 
 
@@ -329,6 +311,10 @@ def _wound_roll(
     target = context["target"]
     health = st.health(state, target).apply(result.outcome)
     eliminated = health.dead
+    fierce = combat_phase.fierce_survives(state, target, eliminated)
+    if fierce:
+        # Acharné: killed outright, it stays at Critical until the next upkeep.
+        health, eliminated = Health(wound_steps=3), False
     batch.emit(
         "wound_rolled",
         {
@@ -347,6 +333,7 @@ def _wound_roll(
             "stunned_after": health.stunned and not eliminated,
             "eliminated": eliminated,
             "odds": pending["odds"],
+            **({"fierce": True} if fierce else {}),
         },
     )
     if eliminated:
@@ -363,6 +350,8 @@ def _wound_roll(
         return
     if state["phase"] == "activation":
         maybe_end_activation_phase(batch)
+    elif state["phase"] == "combat":
+        combat_phase.settle_combat(batch)  # the next attack, exchange or combat
 
 
 def _check_wipe_out(batch: Batch) -> bool:

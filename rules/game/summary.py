@@ -7,7 +7,7 @@ gave: a side that won more tests than the odds promised was lucky.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -20,8 +20,17 @@ def _fraction(text: str) -> Fraction:
     return Fraction(text)
 
 
-def summarize(state: State, events: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Survivors, wounds dealt and luck per side, from the effective log."""
+def summarize(
+    state: State,
+    events: Sequence[Mapping[str, Any]],
+    typed: Iterable[int] = (),
+) -> dict[str, Any]:
+    """Survivors, wounds dealt and luck per side, from the effective log.
+
+    ``typed``: the actions whose faces were typed from real dice; each side's
+    ``typed_tests`` counts its tests among them (their luck is the table's).
+    """
+    typed_actions = set(typed)
     sides: dict[str, dict[str, Any]] = {
         side: {
             "survivors": [
@@ -33,12 +42,14 @@ def summarize(state: State, events: Sequence[Mapping[str, Any]]) -> dict[str, An
             "tests": 0,
             "successes": 0,
             "expected": Fraction(0),
+            "typed_tests": 0,
         }
         for side in SIDES
     }
     for event in effective_events(events):
         payload = event.get("payload") or {}
         kind = event["kind"]
+        before = {side: sides[side]["tests"] for side in SIDES}
         if kind == "test_resolved":
             side = payload["side"]
             sides[side]["tests"] += 1
@@ -62,6 +73,9 @@ def summarize(state: State, events: Sequence[Mapping[str, Any]]) -> dict[str, An
                 dealer = target_side  # a shot into a melee that hit a friend
             sides[dealer]["wound_steps_dealt"] += WOUND_STEPS.get(payload["outcome"], 0)
             sides[dealer]["eliminated_foes"] += int(payload["eliminated"])
+        if event.get("action") in typed_actions:
+            for side in SIDES:
+                sides[side]["typed_tests"] += sides[side]["tests"] - before[side]
     for data in sides.values():
         data["luck"] = float(data["successes"] - data["expected"])
         data["expected"] = float(data["expected"])

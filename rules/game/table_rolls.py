@@ -111,6 +111,40 @@ def check_pending(
     }
 
 
+# X and XI (spells, miracles) are not among the seeds: a spell's mana or a
+# miracle's temporary faith is spent when it is cast, before its test, whether
+# it succeeds or not (the table's convention, named as such).
+MYSTIC_COST_CONVENTION = "X, XI"
+RESERVE_OF_USE = {"spell": "mana", "miracle": "faith"}
+
+
+def _spend_mystic_cost(batch: Batch, fighter_id: str, use: str, cost: Any) -> None:
+    """Spend a spell's mana or a miracle's faith (``cost``; None: nothing)."""
+    if cost in (None, "", 0):
+        return
+    reserve = RESERVE_OF_USE.get(use)
+    if reserve is None:
+        raise IllegalAction(_("Only a spell costs mana, only a miracle faith."))
+    cost = whole_between(cost, 0, 99, _("A cost counts {low} to {high}."))
+    fighter = batch.state["fighters"][fighter_id]
+    left = fighter.get(reserve)
+    if left is None or left < cost:
+        raise IllegalAction(
+            _("{fighter} has {left} to spend, not {cost}."),
+            fighter=fighter["label"],
+            left=left or 0,
+            cost=cost,
+        )
+    batch.emit(
+        "fighter_changed",
+        {
+            "fighter": fighter_id,
+            "label": fighter["label"],
+            "changes": {reserve: left - cost},
+        },
+    )
+
+
 def characteristic_test(batch: Batch, side: str, command: Command) -> None:
     """Set up a test of any characteristic of one of ``side``'s fighters (II-A)."""
     state = batch.state
@@ -135,6 +169,8 @@ def characteristic_test(batch: Batch, side: str, command: Command) -> None:
         MAX_DICE,
         _("A test rolls {low} to {high} dice (II-A-2)."),
     )
+    # A refusal below discards this with the rest: nothing is spent then.
+    _spend_mystic_cost(batch, fighter_id, use, command.get("cost"))
     opponent_id = command.get("opponent")
     if opponent_id:
         opponent = st.living_fighter(state, opponent_id)
@@ -295,6 +331,11 @@ def _progress(
     )
     if not roll.finished:
         return
+    if pending["purpose"] == "defence":  # a parry in a combat (VII-C-4)
+        from rules.game.combat_phase import defence_finished
+
+        defence_finished(batch, pending, roll)
+        return
     context = pending["context"]
     batch.emit(
         "test_resolved",
@@ -316,6 +357,10 @@ def _progress(
             "next": None,
         },
     )
+    if context.get("fear"):  # a Courage test on a charge (IX)
+        from rules.game.fear import courage_finished
+
+        courage_finished(batch, context, roll.winning)
     if context.get("upkeep_key"):
         from rules.game.upkeep_phase import finish_rally
 

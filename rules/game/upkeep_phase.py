@@ -1,12 +1,14 @@
 """The upkeep phase (IV-D): the checklist ticked in order, then the next turn.
 
-Each side ticks and fills in its own fighters' items only; items that belong
-to no side (markers, IV-D-3-6) may be ticked by either. A routed fighter's
-rally (IV-D-1) is a Courage test rolled in the game; a Régénération/X skill
-(IV-D: "jets de dés liés à certaines compétences : « Régénération/X »")
-offers its roll; the lasting effects a player recorded (II-C-3 durations)
-come in the order of IV-D-3, their upkeep paid or not, and end when their
-duration runs out.
+Each side ticks and fills in its own fighters' items only, markers included
+(IV-D-3-6: a side removes its own fighters' markers, in one tap if it likes);
+an item of no side may be ticked by either. IV-D's order holds between its
+steps; within one step the two sides' lines do not wait for each other.
+A routed fighter's rally (IV-D-1) is a Courage test rolled in the game; a
+Régénération/X skill (IV-D: "jets de dés liés à certaines compétences :
+« Régénération/X »") offers its roll; the lasting effects a player recorded
+(II-C-3 durations) come in the order of IV-D-3, their upkeep paid or not,
+and end when their duration runs out.
 """
 
 from __future__ import annotations
@@ -96,6 +98,8 @@ def effect_item(state: Mapping[str, Any], effect: Mapping[str, Any]) -> dict:
 
 
 def start_upkeep(batch: Batch) -> None:
+    if _fierce_fall(batch):
+        return
     state = batch.state
     fighters = []
     for fighter_id, data in state["fighters"].items():
@@ -126,12 +130,8 @@ def start_upkeep(batch: Batch) -> None:
                 "label_fr": item.label_fr,
                 "label_en": item.label_en,
                 "fighter": fighter_id,
-                # Markers belong to no side: either player may remove them.
-                "side": (
-                    state["fighters"][fighter_id]["side"]
-                    if fighter_id and step != "markers"
-                    else None
-                ),
+                # Each side ticks its own fighters' lines, markers included.
+                "side": state["fighters"][fighter_id]["side"] if fighter_id else None,
                 "regeneration": _regeneration(item.effect),
             }
         )
@@ -148,6 +148,60 @@ def start_upkeep(batch: Batch) -> None:
         _end_turn(batch)
 
 
+def _blocking_item(
+    state: Mapping[str, Any], item: Mapping[str, Any]
+) -> dict[str, Any] | None:
+    """The line that must be done before ``item``, if any (IV-D's order).
+
+    Every line of an earlier step comes first; within one step, a side's
+    lines come in their order, and the other side's do not wait for them
+    (a line of no side waits for, and holds up, both).
+    """
+    upkeep = state["upkeep"]
+    step = STEP_ORDER.index(item["step"])
+    side = item_side(state, item)
+    for other in upkeep["items"]:
+        if other["key"] == item["key"]:
+            return None
+        if other["key"] in upkeep["ticked"]:
+            continue
+        if STEP_ORDER.index(other["step"]) < step:
+            return other
+        other_side = item_side(state, other)
+        if None in (side, other_side) or other_side == side:
+            return other
+    return None
+
+
+def _fierce_fall(batch: Batch) -> bool:
+    """Acharné (melee-sources.md §4 [read] S11, S14): killed outright, the
+    fighter stayed at Critical Wound "until the next upkeep": it falls now."""
+    for fighter_id, data in batch.state["fighters"].items():
+        if data.get("fierce") and not data["eliminated"]:
+            batch.emit(
+                "fighter_changed",
+                {
+                    "fighter": fighter_id,
+                    "label": data["label"],
+                    "changes": {"eliminated": True, "steps": 4, "fierce": False},
+                },
+            )
+            batch.emit(
+                "contacts_changed",
+                {
+                    "contacts": st.remove_contacts_of(
+                        [list(p) for p in batch.state["contacts"]], fighter_id
+                    ),
+                    "reason": "eliminated",
+                },
+            )
+    gone = [side for side in st.SIDES if st.wiped_out(batch.state, side)]
+    if gone:
+        winner = None if len(gone) == 2 else st.other(gone[0])
+        batch.emit("game_finished", {"reason": "wiped_out", "winner": winner})
+    return bool(gone)
+
+
 def _next_item(state: Mapping[str, Any], command: Command) -> dict[str, Any]:
     upkeep = state["upkeep"]
     key = command.get("key")
@@ -159,20 +213,21 @@ def _next_item(state: Mapping[str, Any], command: Command) -> dict[str, Any]:
         raise IllegalAction(_("That item is not on this upkeep checklist."))
     if item["key"] in upkeep["ticked"]:
         raise IllegalAction(_("This upkeep item is already done."))
-    if remaining[0]["key"] != key:
+    first = _blocking_item(state, item)
+    if first is not None:
         raise IllegalAction(
             _("Do '{item}' first: the upkeep phase runs in order ({section})."),
-            item=Words(remaining[0]["label_en"], remaining[0]["label_fr"]),
-            section=remaining[0]["section"],
+            item=Words(first["label_en"], first["label_fr"]),
+            section=first["section"],
         )
     return item
 
 
 def item_side(state: Mapping[str, Any], item: Mapping[str, Any]) -> str | None:
-    """The side that ticks an upkeep item (None: either, IV-D-3-6 markers)."""
+    """The side that ticks an upkeep item: its fighter's (None: either)."""
     if "side" in item:
         return item["side"]
-    if item.get("fighter") and item["step"] != "markers":
+    if item.get("fighter"):
         return state["fighters"][item["fighter"]]["side"]
     return None
 
@@ -188,6 +243,43 @@ def tick_upkeep(batch: Batch, side: str, command: Command, dice=None) -> None:
             _("Side {side} does this upkeep item: its own fighter's."),
             side=owner.upper(),
         )
+    if command.get("all_markers"):
+        _remove_markers(batch, side, item)
+        return
+    _tick(batch, side, item, command, dice)
+
+
+def side_markers(state: Mapping[str, Any], side: str) -> list[dict[str, Any]]:
+    """The side's marker lines (IV-D-3-6) it may tick now, in order."""
+    upkeep = state.get("upkeep") or {"items": [], "ticked": []}
+    markers = [
+        item
+        for item in upkeep["items"]
+        if item["step"] == "markers"
+        and item["key"] not in upkeep["ticked"]
+        and item_side(state, item) == side
+    ]
+    # The first free, the others wait for the side's own markers alone.
+    return markers if markers and _blocking_item(state, markers[0]) is None else []
+
+
+def _remove_markers(batch: Batch, side: str, item: Mapping[str, Any]) -> None:
+    """One tap removes every marker of the side's fighters (IV-D-3-6)."""
+    if item["step"] != "markers":
+        raise IllegalAction(_("Only markers are removed all at once."))
+    for marker in side_markers(batch.state, side):
+        _tick(batch, side, marker, {}, None)
+
+
+def _tick(
+    batch: Batch,
+    side: str,
+    item: Mapping[str, Any],
+    command: Command,
+    dice,
+) -> None:
+    """Tick one upkeep line, filled in as ``command`` says."""
+    state = batch.state
     changes: list[dict[str, Any]] = []
     fighter_id = item["fighter"]
     extra: dict[str, Any] = {}
@@ -200,15 +292,10 @@ def tick_upkeep(batch: Batch, side: str, command: Command, dice=None) -> None:
             changes.append({"fighter": fighter_id, "changes": {"routed": False}})
         extra["rallied"] = bool(command.get("rallied"))
     if item["step"] in ("faith", "mana") and fighter_id:
-        value = command.get("value")
-        if value is not None:
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, int)
-                or not (0 <= value <= 99)
-            ):
-                raise IllegalAction(_("A mystic reserve counts 0 to 99."))
-            changes.append({"fighter": fighter_id, "changes": {item["step"]: value}})
+        extra["reserve"] = _reserve_value(state, item, command.get("value"))
+        before, after = extra["reserve"]["before"], extra["reserve"]["after"]
+        if after != before:
+            changes.append({"fighter": fighter_id, "changes": {item["step"]: after}})
     if item["step"] == "markers" and fighter_id:
         if item["key"].endswith(":sonné"):
             changes.append({"fighter": fighter_id, "changes": {"stunned": False}})
@@ -219,6 +306,63 @@ def tick_upkeep(batch: Batch, side: str, command: Command, dice=None) -> None:
     if item.get("regeneration") and fighter_id:
         extra.update(_regeneration_roll(state, item, dice, changes))
     _emit_tick(batch, item, changes, extra)
+
+
+# X-G-1 (mana recovery) and XI-B-2 (new temporary faith) are not among the
+# seeds: no roll can be made for them. The player gives the new value, bounded
+# by the table's convention: at most the card's POU (mana) or FOI (faith), the
+# reserve the fighter starts with; a recovery never takes mana away.
+RESERVE_CONVENTION = "X-G-1, XI-B-2"
+RESERVE_CHARACTERISTIC = {"mana": "POU", "faith": "FOI"}
+
+
+def reserve_bounds(state: Mapping[str, Any], item: Mapping[str, Any]) -> dict:
+    """The lowest and highest value an upkeep's mana or faith line accepts."""
+    fighter = state["fighters"][item["fighter"]]
+    current = fighter.get(item["step"])
+    code = RESERVE_CHARACTERISTIC[item["step"]]
+    maximum = st.card_of(state, item["fighter"])["profile"].get(code) or 0
+    low = (current or 0) if item["step"] == "mana" else 0
+    return {
+        "current": current,
+        "low": min(low, maximum),
+        "high": maximum,
+        "characteristic": code,
+    }
+
+
+def _reserve_value(
+    state: Mapping[str, Any], item: Mapping[str, Any], value: Any
+) -> dict[str, Any]:
+    """The mana or faith a player gives for the line, refused out of bounds."""
+    bounds = reserve_bounds(state, item)
+    if value is None:  # the reserve kept as it is
+        value = bounds["current"]
+    elif (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or not bounds["low"] <= value <= bounds["high"]
+    ):
+        raise IllegalAction(
+            _(
+                "{fighter}: give {low} to {high} (at most the card's {code}, "
+                "the table's convention: {section} are not among the rules at hand)."
+            ),
+            fighter=state["fighters"][item["fighter"]]["label"],
+            low=bounds["low"],
+            high=bounds["high"],
+            code=bounds["characteristic"],
+            section=RESERVE_CONVENTION,
+        )
+    return {
+        "reserve": item["step"],
+        "before": bounds["current"],
+        "after": value,
+        "high": bounds["high"],
+        "characteristic": bounds["characteristic"],
+        "typed": True,
+        "section": RESERVE_CONVENTION,
+    }
 
 
 def _emit_tick(
@@ -296,6 +440,54 @@ def finish_rally(batch: Batch, key: str, rallied: bool) -> None:
     if rallied:
         changes.append({"fighter": item["fighter"], "changes": {"routed": False}})
     _emit_tick(batch, item, changes, {"rallied": rallied})
+
+
+def with_rally_item(state: Mapping[str, Any], fighter_id: str) -> dict | None:
+    """The upkeep under way with the rally of a fighter routed during it
+    (IV-D-1: a routed fighter's rally is on the checklist), or None when its
+    rally is already waiting there. Rally comes first in IV-D-3's order."""
+    upkeep = state["upkeep"]
+    if not upkeep:
+        return None
+    waiting = [i for i in upkeep["items"] if i["key"] not in upkeep["ticked"]]
+    if any(i["step"] == "rally" and i["fighter"] == fighter_id for i in waiting):
+        return None
+    data = state["fighters"][fighter_id]
+    card = st.card_of(state, fighter_id)
+    rally = [
+        item
+        for item in upkeep_checklist(
+            [
+                UpkeepFighter(
+                    name=data["label"], routed=True, skills=tuple(card["skills"])
+                )
+            ]
+        )
+        if item.step.name.lower() == "rally"
+    ]
+    if not rally:
+        return None
+    item = rally[0]
+    keys = {i["key"] for i in upkeep["items"]}
+    key, number = item.key, 1
+    while key in keys:
+        number += 1
+        key = f"{item.key}:{number}"
+    new = {
+        "key": key,
+        "step": "rally",
+        "section": item.section,
+        "label_fr": item.label_fr,
+        "label_en": item.label_en,
+        "fighter": fighter_id,
+        "side": data["side"],
+        "regeneration": None,
+    }
+    ticked = [i for i in upkeep["items"] if i["key"] in upkeep["ticked"]]
+    rallies = [i for i in waiting if i["step"] == "rally"]
+    others = [i for i in waiting if i["step"] != "rally"]
+    items = [*ticked, *rallies, new, *others]
+    return {"items": items, "ticked": list(upkeep["ticked"])}
 
 
 def suggested_rally_difficulty(state: Mapping[str, Any], fighter_id: str) -> int | None:
@@ -516,20 +708,34 @@ def next_upkeep_item(state: Mapping[str, Any]) -> dict[str, Any] | None:
     return next((i for i in upkeep["items"] if i["key"] not in upkeep["ticked"]), None)
 
 
+def tickable_items(state: Mapping[str, Any], side: str) -> list[dict[str, Any]]:
+    """The upkeep lines ``side`` may tick now: its own (or no side's), with
+    nothing before them in IV-D's order (the other side's lines of the same
+    step do not hold them up)."""
+    if next_upkeep_item(state) is None:
+        return []
+    upkeep = state["upkeep"]
+    return [
+        item
+        for item in upkeep["items"]
+        if item["key"] not in upkeep["ticked"]
+        and item_side(state, item) in (None, side)
+        and _blocking_item(state, item) is None
+    ]
+
+
 def upkeep_waits_for(state: Mapping[str, Any]) -> set[str]:
-    """IV-D: the side whose fighter's item is next; either side for a marker."""
-    item = next_upkeep_item(state)
-    if item is None:
-        return set()
-    owner = item_side(state, item)
-    return {owner} if owner else set(st.SIDES)
+    """IV-D: the sides with a line to tick now (both, where the order allows)."""
+    return {side for side in st.SIDES if tickable_items(state, side)}
 
 
 def legal_tick_upkeep(state: Mapping[str, Any], side: str) -> list[dict[str, Any]]:
-    """The next upkeep item, for the side that owns it (either for a marker)."""
-    item = next_upkeep_item(state)
-    if item is None or item_side(state, item) not in (None, side):
-        return []
+    """The upkeep lines the side may tick now (``tickable_items``); one entry
+    per line, a line's choices being its own."""
+    return [_legal_tick(state, item) for item in tickable_items(state, side)]
+
+
+def _legal_tick(state: Mapping[str, Any], item: Mapping[str, Any]) -> dict[str, Any]:
     choices: dict[str, list[Any]] = {"key": [item["key"]]}
     if item.get("effect"):
         effect = next(e for e in state["effects"] if e["id"] == item["effect"])
@@ -542,7 +748,7 @@ def legal_tick_upkeep(state: Mapping[str, Any], side: str) -> list[dict[str, Any
                 and reserve >= effect["cost"]
             )
             choices["pay"] = [True, False] if affordable else [False]
-    return [{"type": "tick_upkeep", "choices": choices}]
+    return {"type": "tick_upkeep", "choices": choices}
 
 
 def legal_record_effect(state: Mapping[str, Any], side: str) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ from rules.game import (
     replay,
     summarize,
     undo_target,
+    waiting_for,
 )
 from tests.support.table import (
     Table,
@@ -127,36 +128,46 @@ def test_a_hit_into_a_melee_needs_the_split_roll_then_wounds():
 
 
 def test_a_whole_combat_with_a_parry_a_wound_and_the_upkeep():
+    """VII-C (melee-sources.md §8): Initiative, placement (loser first),
+    exchanges (winner first), parries, a wound roll; the combat ends by itself
+    when no attack die is left, and the upkeep follows."""
     table = b1_charged_a1()
     table.play("a", {"type": "draw", "action": "draw"})
     table.play("a", {"type": "end_activation"})
     assert table.state["phase"] == "combat"
     table.refuses("b", {"type": "form_combats", "combats": "suggested"}, "Tactics")
     table.play("a", {"type": "form_combats", "combats": "suggested"})
-    table.play("a", {"type": "choose_combat", "combat": 0})
-    table.play("b", {"type": "attack", "attacker": "b1.1", "target": "a1.1"})
-    # ATT 4 against the target's DEF 4 (the table's convention).
-    assert table.state["pending"]["difficulty"] == 4
-    table.play("b", {"type": "roll"}, faces=[3])  # 7
-    table.play("a", {"type": "parry", "parry": True})
-    assert table.state["pending"]["difficulty"] == 7
-    table.play("a", {"type": "roll"}, faces=[2])  # 6 < 7: the parry fails
-    table.play("b", {"type": "roll"}, faces=[1, 1])  # legs, row 2: stunned
-    assert table.state["fighters"]["a1.1"]["stunned"] is True
+    # The only combat is fought without a tap; each side has one fighter in
+    # it, named for the Initiative without a tap (VII-B, VII-C-2).
+    combat = table.state["combat"]["combats"][0]
+    assert table.state["combat"]["current"] == 0
+    assert combat["initiative_fighters"] == {"a": "a1.1", "b": "b1.1"}
+    assert table.state["pending"]["purpose"] == "initiative"
+    table.play("b", {"type": "roll"}, faces=[5, 2])  # INI 4+5 = 9 against 4+2 = 6
+    assert table.state["combat"]["combats"][0]["initiative"] == "a"
+    # The loser places first (VII-C-1).
+    table.refuses("a", {"type": "place_dice", "fighter": "a1.1", "attack": 1}, "first")
+    table.play("b", {"type": "place_dice", "fighter": "b1.1", "attack": 1})
+    table.play("a", {"type": "place_dice", "fighter": "a1.1", "attack": 1})
+    assert waiting_for(table.state) == {"a"}  # the winner attacks first
+    table.refuses("b", {"type": "attack", "attacker": "b1.1", "target": "a1.1"}, "A")
     table.play("a", {"type": "attack", "attacker": "a1.1", "target": "b1.1"})
-    table.play("a", {"type": "roll"}, faces=[1])  # 1 + 4 - 1 (stunned) = 4 >= 4
-    table.play("b", {"type": "parry", "parry": False})
-    table.play("a", {"type": "roll"}, faces=[6, 6])  # double six: killed
-    assert table.state["fighters"]["b1.1"]["eliminated"] is True
-    table.play("a", {"type": "end_combat"})
+    table.play("b", {"type": "parry", "dice": 1})
+    table.play("a", {"type": "roll"}, faces=[3])  # 3 + ATT 4 = 7
+    assert table.state["pending"]["difficulty"] == 7
+    table.play("b", {"type": "roll"}, faces=[2])  # 2 + DEF 4 = 6 < 7: hit
+    # FOR 6 against RES 6; dice 3 and 5: abdomen, row 5: serious.
+    table.play("a", {"type": "roll"}, faces=[3, 5])
+    assert table.state["fighters"]["b1.1"]["steps"] == 2
+    table.play("b", {"type": "attack", "attacker": "b1.1", "target": "a1.1"})
+    table.play("a", {"type": "parry", "dice": 1})
+    table.play("b", {"type": "roll"}, faces=[2])  # 2 + ATT 4 - 2 (serious) = 4
+    table.play("a", {"type": "roll"}, faces=[4])  # 4 + DEF 4 = 8 >= 4: parried
+    assert table.state["combat"]["combats"][0]["done"] is True
     assert table.state["phase"] == "upkeep"
-    keys = [item["key"] for item in table.state["upkeep"]["items"]]
-    assert keys[-1].endswith(":sonné")
-    table.refuses("a", {"type": "tick_upkeep", "key": keys[-1]}, "first")
-    for key in keys:
-        table.play("a", {"type": "tick_upkeep", "key": key})
+    for item in list(table.state["upkeep"]["items"]):
+        table.play(item.get("side") or "a", {"type": "tick_upkeep", "key": item["key"]})
     assert table.state["turn"] == 2
-    assert table.state["fighters"]["a1.1"]["stunned"] is False
     assert table.state == replay(table.events)
 
 

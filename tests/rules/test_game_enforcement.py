@@ -7,7 +7,10 @@ and two Arbalétriers (a2.1, a2.2, crossbow); side B three Repentis (b1.1..3).
 from __future__ import annotations
 
 from rules.game import legal_actions, waiting_for
+from rules.game.engine import COMMAND_TABLE
 from tests.support.table import Table, b1_charges_a1, declaration
+
+ANYTIME = {kind for kind, entry in COMMAND_TABLE.items() if entry.anytime}
 
 
 def entries(table, side, kind):
@@ -94,14 +97,19 @@ def test_after_a_failed_disengagement_no_move_and_every_combat_die_in_defence():
     to_combat(table)
     assert table.state["phase"] == "combat"
     table.play("a", {"type": "form_combats", "combats": "suggested"})
-    table.play("a", {"type": "choose_combat", "combat": 0})
+    # The only combat, one fighter a side: chosen and named without a tap.
     combat = table.state["combat"]["combats"][0]
-    assert combat["dice"]["a1.1"] == {"attack": 0, "defence": 2}
+    assert combat["dice"]["a1.1"]["total"] == 2
+    assert table.state["pending"]["purpose"] == "initiative"
+    table.play("a", {"type": "roll"}, faces=[2, 5])  # 4 + 2 against 4 + 5: B
     table.refuses(
-        "a",
-        {"type": "set_combat_dice", "fighter": "a1.1", "attack": 1, "defence": 1},
-        "defence",
+        "a", {"type": "place_dice", "fighter": "a1.1", "attack": 1}, "defence"
     )
+    (entry,) = entries(table, "a", "place_dice")
+    assert entry["choices"]["attack"] == [0]
+    table.play("a", {"type": "place_dice", "fighter": "a1.1", "attack": 0})
+    combat = table.state["combat"]["combats"][0]
+    assert combat["dice"]["a1.1"] == {"total": 2, "attack": 0, "defence": 2}
     assert not entries(table, "a", "attack")
 
 
@@ -158,43 +166,41 @@ def fighting_one_combat():
     table.play("a", {"type": "end_activation"})
     to_combat(table)
     table.play("a", {"type": "form_combats", "combats": "suggested"})
-    table.play("a", {"type": "choose_combat", "combat": 0})
+    # The only combat is fought without a tap (VII-B).
+    assert table.state["combat"]["current"] == 0
     return table
 
 
-def test_IV_C_a_combat_ends_only_when_both_sides_used_or_declined_their_attacks():
-    """IV-C: "Tous les combattants en contact avec un combattant ennemi doivent
-    combattre au corps à corps pendant la phase de combat." """
+def placed_one_combat(attack_a=1, attack_b=1):
+    """The Magistrat a1.1 against b1.1: A wins the Initiative, both placed."""
     table = fighting_one_combat()
-    assert waiting_for(table.state) == {"a", "b"}
-    # A declines its attack die: the combat goes on, B still holds one.
-    table.play("a", {"type": "end_combat"})
-    assert table.state["combat"]["current"] == 0
-    assert waiting_for(table.state) == {"b"}
-    table.refuses("a", {"type": "end_combat"}, "already declined")
-    table.refuses(
-        "a", {"type": "attack", "attacker": "a1.1", "target": "b1.1"}, "declined"
-    )
-    table.play("b", {"type": "end_combat"})
-    assert table.state["phase"] == "upkeep"
+    # One fighter a side: both named without a tap (VII-C-2).
+    named = table.state["combat"]["combats"][0]["initiative_fighters"]
+    assert named == {"a": "a1.1", "b": "b1.1"}
+    table.play("b", {"type": "roll"}, faces=[5, 2])  # 4 + 5 against 4 + 2: A
+    table.play("b", {"type": "place_dice", "fighter": "b1.1", "attack": attack_b})
+    table.play("a", {"type": "place_dice", "fighter": "a1.1", "attack": attack_a})
+    return table
 
 
-def test_IV_C_neither_side_ends_the_combat_for_the_other():
-    """IV-C: "Tous les combattants en contact avec un combattant ennemi doivent
-    combattre au corps à corps" — a side that used its dice waits for the other."""
-    table = fighting_one_combat()
-    table.play("b", {"type": "attack", "attacker": "b1.1", "target": "a1.1"})
-    table.play("b", {"type": "roll"}, faces=[1])  # 1 + 4 = 5 >= 4: a hit
-    table.play("a", {"type": "parry", "parry": True})
-    table.play("a", {"type": "roll"}, faces=[5])  # 4 + 5 = 9 >= 5: parried
+def test_VII_C_3_a_fighter_that_holds_an_attack_die_must_attack():
+    """melee-sources.md §2.5 [read] (S8): "A fighter who still has an attack
+    die must attack." There is no command to end a combat: the side whose
+    attack it is may only attack, and the other side waits."""
+    table = placed_one_combat()
     assert waiting_for(table.state) == {"a"}
-    table.refuses("b", {"type": "end_combat"}, "Side A still holds")
-    assert not entries(table, "b", "end_combat")
-    table.play("a", {"type": "attack", "attacker": "a1.1", "target": "b1.1"})
-    table.play("a", {"type": "roll"}, faces=[1])
-    table.play("b", {"type": "parry", "parry": False})
-    table.play("a", {"type": "roll"}, faces=[1, 2])
-    # Both attack dice used: either side closes the combat now.
-    assert waiting_for(table.state) == {"a", "b"}
-    table.play("b", {"type": "end_combat"})
+    assert {e["type"] for e in legal_actions(table.state, "a")} - ANYTIME == {"attack"}
+    table.refuses("a", {"type": "end_combat"}, "Unknown")
+
+
+def test_VII_C_3_the_combat_ends_by_itself_when_no_attack_die_is_left():
+    """melee-sources.md §2.5 [inferred]: "Exchanges go on until no attack dice
+    remain on either side"; A had none in attack, so B's one attack ends it."""
+    table = placed_one_combat(attack_a=0, attack_b=1)
+    assert waiting_for(table.state) == {"b"}
+    table.play("b", {"type": "attack", "attacker": "b1.1", "target": "a1.1"})
+    table.play("a", {"type": "parry", "dice": 2})
+    table.play("b", {"type": "roll"}, faces=[1])  # 1 + 4 = 5
+    table.play("a", {"type": "roll"}, faces=[5, 2])  # best 5 + DEF 4 = 9: parried
+    assert table.state["combat"]["combats"][0]["done"] is True
     assert table.state["phase"] == "upkeep"

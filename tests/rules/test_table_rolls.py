@@ -213,17 +213,15 @@ def test_the_luck_counts_the_characteristic_tests():
 # --- the Courage test offered against PEUR (table convention, IX) -------------
 
 
-def test_a_charge_against_a_fighter_with_PEUR_offers_the_chargers_courage_test():
+def test_a_certain_courage_test_is_recorded_without_a_roll():
+    """IX (melee-sources.md §3): the Magistrat (COU 5) charges a PEUR 6 beast:
+    1d6 + 5 >= 6 cannot fail, so the test is recorded, not rolled."""
     table = magistrat_charges("b2.1")
-    pending = table.state["pending"]
-    assert pending["kind"] == "check"
-    assert pending["context"]["use"] == "courage"
-    assert pending["context"]["characteristic"] == "COU"
-    assert pending["difficulty"] == 6
-    assert pending["section"] == "IX"
-    table.refuses("a", {"type": "end_activation"}, "Finish")
-    table.play("a", {"type": "roll"}, faces=[2])  # 5 + 2 = 7 >= 6
     assert table.state["pending"] is None
+    (certain,) = [e for e in table.events if e["kind"] == "courage_certain"]
+    assert certain["payload"]["fear"] == 6
+    assert certain["payload"]["courage"] == 5
+    assert certain["payload"]["odds"] == "1/1"
     table.play("a", {"type": "end_activation"})
 
 
@@ -258,8 +256,7 @@ def _to_upkeep(table):
         speaker = table.state["draw"]["speaker"]
         table.play(speaker, {"type": "draw", "action": "draw"})
         table.play(speaker, {"type": "end_activation"})
-    while table.state["phase"] == "combat":
-        table.play("a", {"type": "end_combat"})
+    assert table.state["phase"] != "combat"  # nobody in contact
 
 
 def test_IV_D_each_side_ticks_its_own_fighters_items_and_either_the_markers():
