@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 
-__all__ = ["PEOPLE_NAMES", "normalized", "people_for"]
+__all__ = ["PEOPLE_NAMES", "canonical_people", "normalized", "people_for"]
 
 # French name (as in the library) -> the other names catalogues use.
 PEOPLE_NAMES: dict[str, tuple[str, ...]] = {
@@ -109,3 +110,24 @@ def people_for(catalogue_name: str) -> str | None:
         if f" {alias} " in padded:
             return french
     return None
+
+
+def canonical_people(name: str, known: Iterable[str] = ()) -> str:
+    """The app's name for the people ``name`` means, for the league's statistics.
+
+    "griffons d'akkylannie", "Griffons d'Akkylannie" and "Griffins" are all
+    "Griffons d'Akkylannie" (``people_for``); else a ``known`` name (the
+    library's other shared peoples) equal to it but for case and accents;
+    else ``name`` as typed, trimmed ("" stays ""), so nothing is lost.
+    """
+    name = (name or "").strip()
+    if not name:
+        return ""
+    french = people_for(name)
+    if french is not None:
+        return french
+    wanted = normalized(name)
+    for other in known:
+        if normalized(other) == wanted:
+            return other
+    return name

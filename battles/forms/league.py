@@ -6,8 +6,11 @@ Every form goes through the project's one input check
 
 from __future__ import annotations
 
+import secrets
+
 from django import forms
 from django.contrib.auth.forms import SetPasswordForm
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from battles.models.league import MAX_SCORE, Club, Outcome, Season
@@ -45,8 +48,16 @@ def _date_field():
     )
 
 
+def people_choices() -> list[tuple[str, str]]:
+    """The app's list of peoples (``battles.services.peoples``), by name."""
+    from battles.services.peoples import league_peoples
+
+    return [("", "—")] + [(name, name) for name in league_peoples()]
+
+
 def _people_field(label):
-    return forms.CharField(label=label, max_length=MAX_SHORT_TEXT, required=False)
+    """A people from the app's list, never free text (one faction, one name)."""
+    return forms.ChoiceField(label=label, choices=people_choices, required=False)
 
 
 class ClubForm(LeagueForm):
@@ -91,8 +102,10 @@ class SeasonForm(CheckedModelForm):
             "ends": forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         }
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, members=None, **kwargs):
         super().__init__(*args, **kwargs)
+        if members is not None:  # a new season: who takes part (all by default)
+            self.fields["participants"] = participants_field(members)
         choices = [("", _("(none)"))] + [
             (name, TIEBREAKER_LABELS[name]) for name in TIEBREAKERS
         ]
@@ -125,7 +138,28 @@ class SeasonForm(CheckedModelForm):
     def season_fields(self) -> dict:
         fields = {name: self.cleaned_data[name] for name in self.Meta.fields}
         fields["tiebreakers"] = self.cleaned_data["tiebreakers"]
+        if "participants" in self.fields:
+            fields["participants"] = self.cleaned_data["participants"]
         return fields
+
+
+def participants_field(members) -> forms.TypedMultipleChoiceField:
+    """Who takes part in a season: the club's members, all ticked at first."""
+    members = list(members)
+    return forms.TypedMultipleChoiceField(
+        label=_("Players in this season"),
+        coerce=int,
+        choices=[(user.pk, user.get_username()) for user in members],
+        initial=[user.pk for user in members],
+        widget=forms.CheckboxSelectMultiple,
+        required=False,  # nobody yet: players are added on the season's page
+    )
+
+
+class ParticipantsForm(LeagueForm):
+    def __init__(self, *args, members=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["participants"] = participants_field(members)
 
 
 class ReportForm(LeagueForm):
@@ -146,12 +180,54 @@ class ReportForm(LeagueForm):
     army_against = forms.CharField(
         label=_("Opponent's army"), max_length=120, required=False
     )
+    second_game = forms.BooleanField(
+        label=_("It was a second game that day"), required=False
+    )
+    tap_key = forms.CharField(max_length=40, required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, opponents=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["opponent"].choices = [("", "—")] + [
             (user.pk, user.get_username()) for user in opponents
         ]
+        if not self.is_bound:
+            self.initial.setdefault("tap_key", secrets.token_urlsafe(16))
+        self.fields["played_on"].widget.attrs["max"] = timezone.localdate().isoformat()
+
+
+class DisputeForm(LeagueForm):
+    """What is wrong with a reported result, and the score as you saw it."""
+
+    reason = forms.CharField(
+        label=_("What is wrong (kept in the history)"), max_length=500
+    )
+    outcome = forms.ChoiceField(label=_("The result as you saw it"), required=False)
+    score_a = _score_field(_("Score of player A"))
+    score_b = _score_field(_("Score of player B"))
+
+    def __init__(self, *args, result=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["outcome"].choices = outcome_choices(result)
+        if result is not None:
+            names = _player_names(result)
+            self.fields["score_a"].label = _("Score of %(name)s") % {"name": names[0]}
+            self.fields["score_b"].label = _("Score of %(name)s") % {"name": names[1]}
+
+
+def _player_names(result) -> tuple[str, str]:
+    return result.player_a.get_username(), result.player_b.get_username()
+
+
+def outcome_choices(result) -> list[tuple[str, str]]:
+    """Outcome choices that say the players' names, not "Player A"."""
+    if result is None:
+        return list(Outcome.choices)
+    a, b = _player_names(result)
+    return [
+        ("a", _("%(name)s won") % {"name": a}),
+        ("b", _("%(name)s won") % {"name": b}),
+        ("draw", _("Draw")),
+    ]
 
 
 class ReasonForm(LeagueForm):
@@ -168,6 +244,19 @@ class CorrectForm(ReasonForm):
     people_a = _people_field(_("People of player A"))
     people_b = _people_field(_("People of player B"))
 
+    def __init__(self, *args, result=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["outcome"].choices = outcome_choices(result)
+        if result is not None:
+            a, b = _player_names(result)
+            for side, name in (("a", a), ("b", b)):
+                self.fields[f"score_{side}"].label = _("Score of %(name)s") % {
+                    "name": name
+                }
+                self.fields[f"people_{side}"].label = _("People of %(name)s") % {
+                    "name": name
+                }
+
 
 class GameOutcomeForm(LeagueForm):
     """The end of a game: who won (or a draw), each side's score, a season."""
@@ -183,8 +272,18 @@ class GameOutcomeForm(LeagueForm):
         label=_("Count it for a season"), coerce=int, required=False, empty_value=None
     )
 
-    def __init__(self, *args, seasons=(), **kwargs):
+    def __init__(self, *args, seasons=(), names=None, **kwargs):
         super().__init__(*args, **kwargs)
+        if names:  # the players' names, not "side A"
+            self.fields["outcome"].choices = [
+                ("a", _("%(name)s won") % {"name": names["a"]}),
+                ("draw", _("Draw")),
+                ("b", _("%(name)s won") % {"name": names["b"]}),
+            ]
+            for side in ("a", "b"):
+                self.fields[f"score_{side}"].label = _("Score of %(name)s") % {
+                    "name": names[side]
+                }
         self.fields["season"].choices = [("", _("No, just this game"))] + [
             (season.pk, f"{season.club.name} · {season.name}") for season in seasons
         ]

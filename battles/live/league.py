@@ -44,9 +44,15 @@ def season_version(season_id: int) -> int:
 
 
 def player_version(user_id: int) -> int:
-    """The newest history entry of a result this player played in."""
+    """The newest history entry of a result this player played in, or of a
+    club they are an admin of (their home page lists its disputes)."""
     found = ResultEntry.objects.filter(
-        Q(result__player_a_id=user_id) | Q(result__player_b_id=user_id)
+        Q(result__player_a_id=user_id)
+        | Q(result__player_b_id=user_id)
+        | Q(
+            result__season__club__members__user_id=user_id,
+            result__season__club__members__role="admin",
+        )
     ).aggregate(v=Max("id"))["v"]
     return found or 0
 

@@ -27,6 +27,7 @@ from battles.models.games import (  # noqa: F401, E402
 from battles.models.identity import Owner  # noqa: F401, E402
 from battles.models.league import (  # noqa: F401, E402
     Club,
+    ClubAudit,
     ClubRole,
     GameOutcome,
     Invitation,
@@ -38,3 +39,9 @@ from battles.models.league import (  # noqa: F401, E402
     Season,
 )
 from battles.models.ratelimit import RateLimitHit  # noqa: F401, E402
+from battles.models.tournament import (  # noqa: F401, E402
+    Tournament,
+    TournamentPairing,
+    TournamentPlayer,
+    TournamentRound,
+)

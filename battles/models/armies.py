@@ -41,6 +41,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Prefetch, Q
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from battles.models.identity import Owner  # noqa: F401  (re-exported: its old home)
@@ -513,7 +514,8 @@ class ReferenceCard(models.Model):
         """ "Profil Rackham", "archétype", "custom" or "catalogue: <name>";
         an archetype with a detail reads "archétype (profil wolfen estimé)"."""
         if self.source == CardSource.CATALOGUE and self.source_detail:
-            return f"catalogue: {self.source_detail}"
+            # French puts a space before the colon: "catalogue : <name>".
+            return gettext("catalogue: %(name)s") % {"name": self.source_detail}
         if self.source == CardSource.ARCHETYPE and self.source_detail:
             return f"{self.get_source_display()} ({self.source_detail})"
         return self.get_source_display()

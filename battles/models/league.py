@@ -49,6 +49,14 @@ class Club(models.Model):
     name = models.CharField(_("name"), max_length=80, unique=True)
     description = models.TextField(_("about the club"), max_length=2000, blank=True)
     created = models.DateTimeField(auto_now_add=True)
+    # Who made the club: no newer admin removes them.
+    founder = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
 
     class Meta:
         ordering = ["name"]
@@ -72,6 +80,8 @@ class Membership(models.Model):
         max_length=8, choices=ClubRole.choices, default=ClubRole.MEMBER
     )
     joined = models.DateTimeField(auto_now_add=True)
+    # When they became an admin: a newer admin does not remove an older one.
+    admin_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["club", "user__username"]
@@ -92,6 +102,9 @@ class Invitation(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
     token_hash = models.CharField(max_length=64, unique=True)
+    # The token is derived from this and the site's secret, so that every admin
+    # device can show the link again (a database alone does not give it).
+    nonce = models.CharField(max_length=32, blank=True, default="")
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -187,7 +200,18 @@ class Season(models.Model):
         _("pairing"), max_length=12, choices=Pairing.choices, default=Pairing.ANYONE
     )
     public_key = models.CharField(max_length=24, unique=True, default=new_public_key)
+    # The public standings (no account needed) can be switched off.
+    public = models.BooleanField(_("public standings"), default=True)
     created = models.DateTimeField(auto_now_add=True)
+    # Who takes part, chosen per season (battles.services.seasons).
+    participants = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="league_seasons"
+    )
+    # Closed by an admin, or past its last day: no new result, no confirmation,
+    # until an admin reopens it (``reopened`` lets it take results late).
+    closed = models.BooleanField(default=False)
+    reopened = models.BooleanField(default=False)
+    archived = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-starts", "-id"]
@@ -219,7 +243,15 @@ class Season(models.Model):
 
     @property
     def is_open(self) -> bool:
-        return self.covers(timezone.localdate())
+        return self.covers(timezone.localdate()) and self.accepts_results
+
+    @property
+    def accepts_results(self) -> bool:
+        """Results may be reported and confirmed: not closed nor archived, and
+        not past its last day unless an admin reopened it."""
+        if self.closed or self.archived:
+            return False
+        return self.reopened or timezone.localdate() <= self.ends
 
 
 class ResultStatus(models.TextChoices):
@@ -227,6 +259,7 @@ class ResultStatus(models.TextChoices):
     CONFIRMED = "confirmed", _("Confirmed")
     DISPUTED = "disputed", _("Disputed")
     VOID = "void", _("Void")
+    WITHDRAWN = "withdrawn", _("Withdrawn by its reporter")
 
 
 class Outcome(models.TextChoices):
@@ -266,6 +299,11 @@ class LeagueResult(models.Model):
     game = models.ForeignKey(
         Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
+    # The report form's one-use key: the same form sent twice makes one result.
+    tap_key = models.CharField(max_length=40, null=True, blank=True, unique=True)
+    # An admin's confirm, correct or void of a game they played, waiting for
+    # another admin or the opponent: {"action", "by", "reason", "fields"}.
+    proposal = models.JSONField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -321,6 +359,9 @@ class EntryAction(models.TextChoices):
     ADMIN_CONFIRMED = "admin_confirmed", _("confirmed by an admin")
     CORRECTED = "corrected", _("corrected by an admin")
     VOIDED = "voided", _("voided by an admin")
+    WITHDRAWN = "withdrawn", _("withdrawn by its reporter")
+    PROPOSED = "proposed", _("proposed by an admin who played it")
+    REFUSED = "refused", _("admin's proposal refused")
 
 
 class ResultEntry(models.Model):
@@ -388,3 +429,42 @@ class GameOutcome(models.Model):
 
     def agreed(self, side: str) -> bool:
         return self.agreed_a if side == "a" else self.agreed_b
+
+
+class AuditAction(models.TextChoices):
+    PASSWORD_LINK_MADE = "password_link_made", _("made a password link for")
+    PASSWORD_LINK_USED = "password_link_used", _("set a new password with a link")
+    PASSWORD_LINK_REFUSED = (
+        "password_link_refused",
+        _("tried a password link on a device the member never used"),
+    )
+    MEMBER_REMOVED = "member_removed", _("removed from the club")
+    MEMBER_RESTORED = "member_restored", _("restored to the club")
+    ADMIN_PROMOTED = "admin_promoted", _("made an admin")
+
+
+class ClubAudit(models.Model):
+    """What admins did to members' accounts and memberships: seen by every admin
+    of the club, and told to the member (``told`` once they have seen it)."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    subject = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    action = models.CharField(max_length=24, choices=AuditAction.choices)
+    data = models.JSONField(default=dict)
+    created = models.DateTimeField(default=timezone.now)
+    told = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created", "-id"]
+
+    def __str__(self) -> str:
+        return f"{self.club_id}: {self.action} {self.subject_id}"

@@ -28,12 +28,17 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
+from battles.live.bus import announce_outcome
 from battles.live.league import announce_result
 from battles.models.games import Game, GameSeat, SeatRole, hash_token
 from battles.models.league import (
+    AuditAction,
     Club,
+    ClubAudit,
     ClubRole,
     EntryAction,
     GameOutcome,
@@ -47,14 +52,23 @@ from battles.models.league import (
     new_public_key,
 )
 from battles.services.fighter_rows import army_points_destroyed
+from battles.services.peoples import canonical as canonical_people
+from battles.services.peoples import namer as peoples_namer
+from battles.services.ratings import club_history, player_curve
 from battles.validation import FieldError
-from rules.league import GameResult, rating_changes, ratings, round_robin, standings
+from rules.league import (
+    PROVISIONAL_GAMES,
+    GameResult,
+    round_robin,
+    shown_rating,
+    standings,
+)
 
 User = get_user_model()
 
 INVITATION_DAYS = 14
 PASSWORD_RESET_HOURS = 24
-PROVISIONAL_BELOW = 5
+PROVISIONAL_BELOW = PROVISIONAL_GAMES  # rules.league: one number, one place
 
 
 class LeagueError(FieldError):
@@ -74,6 +88,12 @@ def membership(club: Club, user) -> Membership | None:
     return Membership.objects.filter(club=club, user=user).first()
 
 
+def in_a_club(user) -> bool:
+    """Whether ``user`` belongs to a club: only then has the home page results
+    to wait for, and a live box (a stream) worth opening."""
+    return user.is_authenticated and Membership.objects.filter(user=user).exists()
+
+
 def create_club(user, name: str, description: str = "") -> Club:
     """A new club; its creator is its first admin."""
     name = name.strip()
@@ -82,8 +102,12 @@ def create_club(user, name: str, description: str = "") -> Club:
     with transaction.atomic():
         if Club.objects.filter(name__iexact=name).exists():
             raise LeagueError(_("A club already has this name."), field="name")
-        club = Club.objects.create(name=name, description=description.strip())
-        Membership.objects.create(club=club, user=user, role=ClubRole.ADMIN)
+        club = Club.objects.create(
+            name=name, description=description.strip(), founder=user
+        )
+        Membership.objects.create(
+            club=club, user=user, role=ClubRole.ADMIN, admin_since=timezone.now()
+        )
     return club
 
 
@@ -102,17 +126,29 @@ class IssuedToken:
     token: str
 
 
+def invitation_token(invitation: Invitation) -> str | None:
+    """The invitation's token, derived again from its nonce and the site's
+    secret (so every admin device shows the link); None for an old one."""
+    if not invitation.nonce:
+        return None
+    return salted_hmac(
+        "battles.league.invitation", invitation.nonce, algorithm="sha256"
+    ).hexdigest()
+
+
 def make_invitation(club: Club, admin) -> IssuedToken:
     """A one-person invitation link, valid ``INVITATION_DAYS``."""
     _require_admin(club, admin)
-    token = secrets.token_urlsafe(32)
     with transaction.atomic():
-        invitation = Invitation.objects.create(
+        invitation = Invitation(
             club=club,
-            token_hash=hash_token(token),
+            nonce=secrets.token_urlsafe(16),
             created_by=admin,
             expires=timezone.now() + timedelta(days=INVITATION_DAYS),
         )
+        token = invitation_token(invitation)
+        invitation.token_hash = hash_token(token)
+        invitation.save()
     return IssuedToken(invitation, token)
 
 
@@ -168,31 +204,148 @@ def _member_of(club: Club, user_id: int) -> Membership:
     return member
 
 
+def _audit(club: Club, actor, subject_id: int, action: str, **data) -> ClubAudit:
+    return ClubAudit.objects.create(
+        club=club, actor=actor, subject_id=subject_id, action=action, data=data
+    )
+
+
+def _is_founder(club: Club, user_id: int) -> bool:
+    return club.founder_id is not None and club.founder_id == user_id
+
+
+def _check_removal(club: Club, admin_member: Membership, member: Membership) -> None:
+    """No admin above the rules: the founder and the last admin stay, and an
+    admin is removed only by an admin who was there before them."""
+    if member.is_admin:
+        admins = Membership.objects.filter(club=club, role=ClubRole.ADMIN).count()
+        if admins <= 1:
+            raise LeagueError(_("The club's last admin cannot be removed."))
+    if _is_founder(club, member.user_id):
+        raise LeagueError(_("The club's founder cannot be removed."))
+    if member.is_admin and member.user_id != admin_member.user_id:
+        if not _is_founder(club, admin_member.user_id) and _seniority(
+            admin_member
+        ) > _seniority(member):
+            raise LeagueError(
+                _(
+                    "An admin who was an admin before you can only be removed by "
+                    "an older admin."
+                )
+            )
+
+
+def _seniority(member: Membership) -> tuple:
+    """When they became an admin (then when they joined): smaller is older."""
+    return (member.admin_since or member.joined, member.joined, member.pk)
+
+
+def removal_check(club: Club, admin, user_id: int) -> Membership:
+    """The member ``admin`` asks to remove, if they may (else LeagueError)."""
+    admin_member = _require_admin(club, admin)
+    member = _member_of(club, user_id)
+    _check_removal(club, admin_member, member)
+    return member
+
+
 def remove_member(club: Club, admin, user_id: int) -> None:
-    """The member leaves the club; their results stay in the seasons."""
+    """The member leaves the club; their results stay in the seasons, and an
+    admin can restore them (the audit keeps their role and the date)."""
+    with transaction.atomic():
+        admin_member = (
+            Membership.objects.select_for_update().filter(club=club, user=admin).first()
+        )
+        if admin_member is None or not admin_member.is_admin:
+            raise LeagueError(_("Only an admin of the club may do this."))
+        member = _member_of(club, user_id)
+        _check_removal(club, admin_member, member)
+        _audit(
+            club,
+            admin,
+            member.user_id,
+            AuditAction.MEMBER_REMOVED,
+            role=member.role,
+            joined=member.joined.isoformat(),
+        )
+        member.delete()
+
+
+def removed_members(club: Club) -> list:
+    """People removed from the club who are not back: whom an admin can restore."""
+    current = Membership.objects.filter(club=club).values("user_id")
+    rows = (
+        ClubAudit.objects.filter(club=club, action=AuditAction.MEMBER_REMOVED)
+        .exclude(subject_id__in=current)
+        .select_related("subject", "actor")
+        .order_by("-created", "-id")
+    )
+    seen, found = set(), []
+    for row in rows:
+        if row.subject_id not in seen:
+            seen.add(row.subject_id)
+            found.append(row)
+    return found
+
+
+def restore_member(club: Club, admin, user_id: int) -> Membership:
+    """A removed member is back, as a member (an admin promotes them again)."""
     _require_admin(club, admin)
     with transaction.atomic():
-        member = _member_of(club, user_id)
-        admins = Membership.objects.filter(club=club, role=ClubRole.ADMIN).count()
-        if member.is_admin and admins <= 1:
-            raise LeagueError(_("The club's last admin cannot be removed."))
-        member.delete()
+        if not ClubAudit.objects.filter(
+            club=club, subject_id=user_id, action=AuditAction.MEMBER_REMOVED
+        ).exists():
+            raise LeagueError(_("Only a removed member can be restored."))
+        if Membership.objects.filter(club=club, user_id=user_id).exists():
+            raise LeagueError(_("This person is already a member of the club."))
+        member = Membership.objects.create(club=club, user_id=user_id)
+        _audit(club, admin, user_id, AuditAction.MEMBER_RESTORED)
+    return member
 
 
 def promote_admin(club: Club, admin, user_id: int) -> Membership:
     _require_admin(club, admin)
     with transaction.atomic():
         member = _member_of(club, user_id)
+        if member.is_admin:
+            raise LeagueError(_("This member is already an admin."))
         member.role = ClubRole.ADMIN
-        member.save(update_fields=["role"])
+        member.admin_since = timezone.now()
+        member.save(update_fields=["role", "admin_since"])
+        _audit(club, admin, user_id, AuditAction.ADMIN_PROMOTED)
     return member
 
 
+def _is_any_admin(user) -> bool:
+    """An admin of any club, or of the site."""
+    return (
+        user.is_staff
+        or user.is_superuser
+        or Membership.objects.filter(user=user, role=ClubRole.ADMIN).exists()
+    )
+
+
 def issue_password_reset(club: Club, admin, user_id: int) -> IssuedToken:
-    """A one-time link that lets a member choose a new password (no e-mail)."""
+    """A one-time link with which a member sets a new password (no e-mail).
+
+    It works only on a device where that member has signed in before
+    (``battles.devices``), never for an admin of any club or the site's
+    staff, and never for oneself; every link made or used is in the club's
+    audit, seen by every admin and told to the member.
+    """
     _require_admin(club, admin)
     with transaction.atomic():
-        _member_of(club, user_id)  # only a member's password can be reset
+        member = _member_of(club, user_id)  # only a member's password can be reset
+        if user_id == admin.pk:
+            raise LeagueError(
+                _("Change your own password from your account page, not with a link.")
+            )
+        if _is_any_admin(member.user):
+            raise LeagueError(
+                _(
+                    "An admin's password cannot be reset with a link: "
+                    "they ask the site's operator."
+                )
+            )
         PasswordResetLink.objects.filter(
             user_id=user_id, used__isnull=True, revoked=False
         ).update(revoked=True)
@@ -204,13 +357,14 @@ def issue_password_reset(club: Club, admin, user_id: int) -> IssuedToken:
             token_hash=hash_token(token),
             expires=timezone.now() + timedelta(hours=PASSWORD_RESET_HOURS),
         )
+        _audit(club, admin, user_id, AuditAction.PASSWORD_LINK_MADE, link=link.pk)
     return IssuedToken(link, token)
 
 
 def password_reset_for(token: str, *, lock: bool = False) -> PasswordResetLink:
     """The reset link ``token`` opens, if it can still be used (else LeagueError)."""
-    rows = PasswordResetLink.objects.select_related("user")
-    link = _by_token(rows.select_for_update() if lock else rows, token)
+    rows = PasswordResetLink.objects.select_related("user", "club", "issued_by")
+    link = _by_token(rows.select_for_update(of=("self",)) if lock else rows, token)
     if link is None or link.revoked:
         raise LeagueError(_("This link does not work. Ask an admin for a new one."))
     if link.used is not None:
@@ -220,15 +374,96 @@ def password_reset_for(token: str, *, lock: bool = False) -> PasswordResetLink:
     return link
 
 
-def use_password_reset(token: str, new_password: str):
-    """Set the new password and use the link up (the form validated the password)."""
+def check_reset_device(link: PasswordResetLink, *, known: list[int], signed_in_id):
+    """Only the member, on a device of theirs, uses their link (else LeagueError).
+
+    ``known``: the accounts signed in on this device before
+    (``battles.devices.known_accounts``); ``signed_in_id``: who is signed in now.
+    """
+    name = link.user.get_username()
+    if _is_any_admin(link.user):  # promoted since the link was made
+        raise LeagueError(
+            _(
+                "An admin's password cannot be reset with a link: "
+                "they ask the site's operator."
+            )
+        )
+    if signed_in_id is not None and signed_in_id != link.user_id:
+        raise LeagueError(
+            _("This link is for %(name)s: sign out first, on their own phone.")
+            % {"name": name}
+        )
+    if link.user_id not in known:
+        raise LeagueError(
+            _(
+                "This link works only on a phone or computer where %(name)s has "
+                "signed in before. Open it there, or ask the site's operator."
+            )
+            % {"name": name}
+        )
+
+
+def use_password_reset(
+    token: str, new_password: str, *, known: list[int], signed_in_id=None
+):
+    """The member sets the new password and uses the link up; nobody is signed
+    in by it (the member then signs in with the new password)."""
+    link = password_reset_for(token)
+    try:
+        check_reset_device(link, known=known, signed_in_id=signed_in_id)
+    except LeagueError:
+        with transaction.atomic():
+            _audit(
+                link.club,
+                None,
+                link.user_id,
+                AuditAction.PASSWORD_LINK_REFUSED,
+                link=link.pk,
+                signed_in=signed_in_id,
+            )
+        raise
     with transaction.atomic():
         link = password_reset_for(token, lock=True)
         link.user.set_password(new_password)
         link.user.save(update_fields=["password"])
         link.used = timezone.now()
         link.save(update_fields=["used"])
+        _audit(link.club, link.user, link.user_id, AuditAction.PASSWORD_LINK_USED)
     return link.user
+
+
+def club_audit(club: Club, limit: int = 50) -> list[ClubAudit]:
+    """What admins did to members (every admin of the club sees it)."""
+    return list(
+        club.audit.select_related("actor", "subject").order_by("-created", "-id")[
+            :limit
+        ]
+    )
+
+
+def notices_for(user) -> list[ClubAudit]:
+    """What was done to ``user``'s account or membership, newest first."""
+    if user is None or not user.is_authenticated:
+        return []
+    return list(
+        ClubAudit.objects.filter(subject=user)
+        .select_related("club", "actor")
+        .order_by("-created", "-id")[:20]
+    )
+
+
+def untold_notices(user) -> list[ClubAudit]:
+    """The notices ``user`` has not been told yet; they are told from now on."""
+    with transaction.atomic():
+        rows = list(
+            ClubAudit.objects.select_for_update(of=("self",))
+            .filter(subject=user, told=False)
+            .exclude(actor=user)
+            .select_related("club", "actor")
+            .order_by("created", "id")
+        )
+        ClubAudit.objects.filter(pk__in=[r.pk for r in rows]).update(told=True)
+    return rows
 
 
 # --- seasons -------------------------------------------------------------------
@@ -237,12 +472,25 @@ def use_password_reset(token: str, new_password: str):
 def create_season(club: Club, admin, **fields) -> Season:
     """A new season with the fields the form checked."""
     _require_admin(club, admin)
+    participants = fields.pop("participants", None)
     if fields["ends"] < fields["starts"]:
         raise LeagueError(_("The season ends after it starts."), field="ends")
     with transaction.atomic():
         season = Season(club=club, **fields)
         season.full_clean()
         season.save()
+        if participants is None:  # everyone, unless the admin chose
+            participants = User.objects.filter(clubs__club=club)
+        season.participants.set(participants)
+    return season
+
+
+def set_public_standings(season: Season, admin, public: bool) -> Season:
+    """Switch the public standings (no account needed) on or off."""
+    _require_admin(season.club, admin)
+    with transaction.atomic():
+        season.public = public
+        season.save(update_fields=["public"])
     return season
 
 
@@ -256,11 +504,11 @@ def renew_public_link(season: Season, admin) -> Season:
 
 
 def season_players(season: Season) -> list:
-    """The club's members and anyone with a confirmed result in the season."""
+    """The season's players and anyone with a confirmed result in it."""
     counted = season.results.filter(status=ResultStatus.CONFIRMED)
     return list(
         User.objects.filter(
-            Q(clubs__club_id=season.club_id)
+            Q(league_seasons=season)
             | Q(pk__in=counted.values("player_a_id"))
             | Q(pk__in=counted.values("player_b_id"))
         )
@@ -270,8 +518,13 @@ def season_players(season: Season) -> list:
 
 
 def club_members(season: Season) -> list:
-    """The club's members, by name (whom a result may be reported against)."""
-    return list(User.objects.filter(clubs__club_id=season.club_id).order_by("username"))
+    """The season's players still in the club, by name (whom a result may be
+    reported against)."""
+    return list(
+        User.objects.filter(clubs__club_id=season.club_id, league_seasons=season)
+        .distinct()
+        .order_by("username")
+    )
 
 
 def schedule(season: Season) -> list[list[tuple[str, str]]]:
@@ -297,17 +550,36 @@ def _entry(result, actor, action, reason="", extra=None) -> ResultEntry:
 
 
 def _announce(result: LeagueResult) -> None:
-    season_id, users = result.season_id, [result.player_a_id, result.player_b_id]
+    """After commit: the season, both players and the club's admins (whose
+    home page lists disputes and playing admins' changes) are told."""
+    admins = Membership.objects.filter(
+        club__seasons=result.season_id, role=ClubRole.ADMIN
+    ).values_list("user_id", flat=True)
+    users = sorted({result.player_a_id, result.player_b_id, *admins})
+    season_id = result.season_id
     transaction.on_commit(lambda: announce_result(season_id, users))
+
+
+def _closed_message(season: Season) -> str:
+    return _(
+        "The season %(name)s is closed: no result can be reported or confirmed "
+        "unless an admin reopens it."
+    ) % {"name": season.name}
 
 
 def _check_players_and_date(season, player_a_id, player_b_id, played_on) -> None:
     if player_a_id == player_b_id:
         raise LeagueError(_("A result is against someone else."), field="opponent")
+    if not season.accepts_results:
+        raise LeagueError(_closed_message(season))
     members = set(
         Membership.objects.filter(
             club_id=season.club_id, user_id__in=[player_a_id, player_b_id]
         ).values_list("user_id", flat=True)
+    ) & set(
+        season.participants.filter(pk__in=[player_a_id, player_b_id]).values_list(
+            "pk", flat=True
+        )
     )
     if player_a_id not in members:
         raise LeagueError(_("You do not play in this season."))
@@ -326,6 +598,28 @@ def _check_players_and_date(season, player_a_id, player_b_id, played_on) -> None
 OUTCOME_FROM_REPORTER = {"won": "a", "lost": "b", "draw": "draw"}
 
 
+def check_not_future(played_on: date, field: str = "played_on") -> None:
+    if played_on > timezone.localdate():
+        raise LeagueError(_("A game cannot be played in the future."), field=field)
+
+
+def check_score(outcome: str, score_a: int, score_b: int, *, field: str) -> None:
+    """The outcome and the score agree: a win is never scored below the loser."""
+    if (outcome == "a" and score_a < score_b) or (outcome == "b" and score_b < score_a):
+        raise LeagueError(
+            _("The winner's score cannot be below the loser's."), field=field
+        )
+
+
+def same_day_results(season: Season, player_a_id, player_b_id, played_on):
+    """The season's live results between these two players on that day."""
+    return season.results.filter(
+        Q(player_a_id=player_a_id, player_b_id=player_b_id)
+        | Q(player_a_id=player_b_id, player_b_id=player_a_id),
+        played_on=played_on,
+    ).exclude(status__in=[ResultStatus.VOID, ResultStatus.WITHDRAWN])
+
+
 def report_result(
     season: Season,
     reporter,
@@ -339,32 +633,91 @@ def report_result(
     people_against: str = "",
     army_for: str = "",
     army_against: str = "",
+    second_game: bool = False,
+    tap_key: str | None = None,
 ) -> LeagueResult:
     """A game played without the app; it waits for the opponent's confirmation.
 
-    ``result`` is the reporter's: "won", "lost" or "draw".
+    ``result`` is the reporter's: "won", "lost" or "draw". A second result of
+    the same two players on the same day is refused unless ``second_game``
+    says it was another game (then both see it flagged). ``tap_key``: the
+    form's one-use key; the same form sent twice gives the first result back.
     """
+    # The app's name of each people, whatever the spelling (one faction once).
+    people_for, people_against = map(canonical_people, (people_for, people_against))
     if result not in OUTCOME_FROM_REPORTER:
         raise LeagueError(_("Choose won, lost or draw."), field="result")
+    outcome = OUTCOME_FROM_REPORTER[result]
+    check_score(outcome, score_for, score_against, field="score_for")
     with transaction.atomic():
+        # One report at a time per season: the same form sent twice at once,
+        # or the same game reported by both players, is judged after the other.
+        Season.objects.select_for_update().filter(pk=season.pk).first()
+        if tap_key:
+            done = LeagueResult.objects.filter(tap_key=tap_key).first()
+            if done is not None:
+                if done.reported_by_id != reporter.pk:
+                    raise LeagueError(_("This form was already used."))
+                return done
         _check_players_and_date(season, reporter.pk, opponent_id, played_on)
-        row = LeagueResult.objects.create(
-            season=season,
-            player_a=reporter,
-            player_b_id=opponent_id,
-            played_on=played_on,
-            outcome=OUTCOME_FROM_REPORTER[result],
-            score_a=score_for,
-            score_b=score_against,
-            people_a=people_for.strip(),
-            people_b=people_against.strip(),
-            army_a=army_for.strip(),
-            army_b=army_against.strip(),
-            reported_by=reporter,
-        )
-        _entry(row, reporter, EntryAction.REPORTED)
+        check_not_future(played_on)
+        already = same_day_results(season, reporter.pk, opponent_id, played_on).exists()
+        if already and not second_game:
+            raise LeagueError(
+                _(
+                    "You two already have a result on this day. If it was "
+                    "another game, tick “It was a second game that day”."
+                ),
+                field="second_game",
+            )
+        try:
+            with transaction.atomic():
+                row = LeagueResult.objects.create(
+                    season=season,
+                    player_a=reporter,
+                    player_b_id=opponent_id,
+                    played_on=played_on,
+                    outcome=outcome,
+                    score_a=score_for,
+                    score_b=score_against,
+                    people_a=people_for.strip(),
+                    people_b=people_against.strip(),
+                    army_a=army_for.strip(),
+                    army_b=army_against.strip(),
+                    reported_by=reporter,
+                    tap_key=tap_key or None,
+                )
+        except IntegrityError:  # the same form, sent at the same moment
+            done = LeagueResult.objects.filter(tap_key=tap_key).first()
+            if tap_key and done is not None and done.reported_by_id == reporter.pk:
+                return done
+            raise
+        extra = {"second_game": True} if already else None
+        _entry(row, reporter, EntryAction.REPORTED, extra=extra)
         _announce(row)
     return row
+
+
+def is_second_game(result: LeagueResult) -> bool:
+    """Reported as another game of the same two players on the same day."""
+    return result.entries.filter(
+        action=EntryAction.REPORTED, data__second_game=True
+    ).exists()
+
+
+def withdraw_result(result: LeagueResult, user) -> LeagueResult:
+    """The reporter takes back a report still waiting for the opponent."""
+    with transaction.atomic():
+        locked = _locked_result(result.pk)
+        if user.pk != locked.reported_by_id:
+            raise LeagueError(_("Only whoever reported this result may withdraw it."))
+        if locked.status != ResultStatus.PENDING:
+            raise LeagueError(_("This result is no longer waiting for an answer."))
+        locked.status = ResultStatus.WITHDRAWN
+        locked.save(update_fields=["status", "updated"])
+        _entry(locked, user, EntryAction.WITHDRAWN)
+        _announce(locked)
+    return locked
 
 
 def _locked_result(result_id: int) -> LeagueResult:
@@ -379,7 +732,9 @@ def _locked_result(result_id: int) -> LeagueResult:
     return found
 
 
-def _player_answer(result: LeagueResult, user, verdict: str) -> LeagueResult:
+def _player_answer(
+    result: LeagueResult, user, verdict: str, reason: str = "", extra=None
+) -> LeagueResult:
     with transaction.atomic():
         locked = _locked_result(result.pk)
         if user.pk not in (locked.player_a_id, locked.player_b_id):
@@ -390,6 +745,8 @@ def _player_answer(result: LeagueResult, user, verdict: str) -> LeagueResult:
             )
         if locked.status != ResultStatus.PENDING:
             raise LeagueError(_("This result is no longer waiting for an answer."))
+        if not locked.season.accepts_results:
+            raise LeagueError(_closed_message(locked.season))
         locked.status = verdict
         locked.save(update_fields=["status", "updated"])
         action = (
@@ -397,7 +754,7 @@ def _player_answer(result: LeagueResult, user, verdict: str) -> LeagueResult:
             if verdict == ResultStatus.CONFIRMED
             else EntryAction.DISPUTED
         )
-        _entry(locked, user, action)
+        _entry(locked, user, action, reason, extra)
         _announce(locked)
     return locked
 
@@ -407,9 +764,43 @@ def confirm_result(result: LeagueResult, user) -> LeagueResult:
     return _player_answer(result, user, ResultStatus.CONFIRMED)
 
 
-def dispute_result(result: LeagueResult, user) -> LeagueResult:
-    """The opponent disagrees: an admin settles it (confirm, correct or void)."""
-    return _player_answer(result, user, ResultStatus.DISPUTED)
+def dispute_result(
+    result: LeagueResult,
+    user,
+    reason: str = "",
+    *,
+    outcome: str | None = None,
+    score_a: int | None = None,
+    score_b: int | None = None,
+) -> LeagueResult:
+    """The opponent disagrees, says why and what the score was; an admin settles
+    it (confirm, correct or void), seeing it among the disputes to settle."""
+    reason = reason.strip()
+    if not reason:
+        raise LeagueError(_("Say what is wrong with this result."), field="reason")
+    counter = None
+    if outcome is not None:
+        if outcome not in ("a", "b", "draw"):
+            raise LeagueError(_("Choose who won, or a draw."), field="outcome")
+        check_score(outcome, score_a or 0, score_b or 0, field="score_a")
+        counter = {"outcome": outcome, "score_a": score_a or 0, "score_b": score_b or 0}
+    extra = {"counter": counter} if counter else None
+    return _player_answer(result, user, ResultStatus.DISPUTED, reason, extra)
+
+
+def disputes_to_settle(user) -> list[LeagueResult]:
+    """Disputed results, and playing admins' proposals, in the clubs ``user``
+    is an admin of (their home page lists them)."""
+    if not user.is_authenticated:
+        return []
+    clubs = Membership.objects.filter(user=user, role=ClubRole.ADMIN).values("club_id")
+    rows = (
+        LeagueResult.objects.filter(season__club_id__in=clubs)
+        .filter(Q(status=ResultStatus.DISPUTED) | Q(proposal__isnull=False))
+        .select_related("season__club", "player_a", "player_b")
+        .order_by("played_on", "id")[:50]
+    )
+    return [r for r in rows if not (r.proposal and r.proposal.get("by") == user.pk)]
 
 
 def _admin_reason(reason: str) -> str:
@@ -421,51 +812,95 @@ def _admin_reason(reason: str) -> str:
     return reason
 
 
-def _admin_settle(
-    result: LeagueResult,
-    admin,
-    reason: str,
-    status: str,
-    action: str,
-    already: str,
-) -> LeagueResult:
-    """An admin gives ``result`` the ``status``, recorded as ``action``.
+def _plays_in(result: LeagueResult, user) -> bool:
+    return user.pk in (result.player_a_id, result.player_b_id)
 
-    ``already`` is the error shown when the result has that status already.
-    """
-    reason = _admin_reason(reason)
-    with transaction.atomic():
-        locked = _locked_result(result.pk)
-        _require_admin(locked.season.club, admin)
-        if locked.status == status:
-            raise LeagueError(already)
-        locked.status = status
-        locked.save(update_fields=["status", "updated"])
-        _entry(locked, admin, action, reason)
-        _announce(locked)
+
+def _propose(locked: LeagueResult, admin, action: str, reason: str, fields=None):
+    """An admin who played the game: the change waits for another admin or the
+    opponent (``approve_proposal``)."""
+    locked.proposal = {
+        "action": action,
+        "by": admin.pk,
+        "reason": reason,
+        "fields": fields or {},
+    }
+    locked.save(update_fields=["proposal", "updated"])
+    _entry(locked, admin, EntryAction.PROPOSED, reason, {"proposal": locked.proposal})
+    _announce(locked)
     return locked
 
 
-def admin_confirm(result: LeagueResult, admin, reason: str) -> LeagueResult:
-    return _admin_settle(
-        result,
-        admin,
+def _apply_settle(locked, actor, reason, status, action, extra=None):
+    locked.status = status
+    locked.proposal = None
+    locked.save(update_fields=["status", "proposal", "updated"])
+    _entry(locked, actor, action, reason, extra)
+    _announce(locked)
+    return locked
+
+
+def _apply_correct(locked, actor, reason, fields: dict, extra=None):
+    before = locked.as_data()
+    for name, value in fields.items():
+        setattr(locked, name, value)
+    locked.status = ResultStatus.CONFIRMED
+    locked.proposal = None
+    locked.save()
+    _entry(
+        locked,
+        actor,
+        EntryAction.CORRECTED,
         reason,
+        {"before": before, **(extra or {})},
+    )
+    _announce(locked)
+    return locked
+
+
+SETTLE = {
+    "confirm": (
         ResultStatus.CONFIRMED,
         EntryAction.ADMIN_CONFIRMED,
-        _("This result is already confirmed."),
-    )
+        _lazy("This result is already confirmed."),
+    ),
+    "void": (
+        ResultStatus.VOID,
+        EntryAction.VOIDED,
+        _lazy("This result is already void."),
+    ),
+}
+
+
+def _require_not_frozen(season: Season) -> None:
+    """A closed or archived season's results stand as they are until an admin
+    reopens it; past its last day, an admin still settles what is left."""
+    if season.closed or season.archived:
+        raise LeagueError(_closed_message(season))
+
+
+def _admin_settle(result: LeagueResult, admin, reason: str, kind: str) -> LeagueResult:
+    """An admin confirms or voids ``result``; of a game they played, it waits
+    for another admin or the opponent."""
+    reason = _admin_reason(reason)
+    status, action, already = SETTLE[kind]
+    with transaction.atomic():
+        locked = _locked_result(result.pk)
+        _require_admin(locked.season.club, admin)
+        _require_not_frozen(locked.season)
+        if locked.status == status:
+            raise LeagueError(str(already))
+        if _plays_in(locked, admin):
+            return _propose(locked, admin, kind, reason)
+        return _apply_settle(locked, admin, reason, status, action)
+
+
+def admin_confirm(result: LeagueResult, admin, reason: str) -> LeagueResult:
+    return _admin_settle(result, admin, reason, "confirm")
 
 
 def admin_void(result: LeagueResult, admin, reason: str) -> LeagueResult:
-    return _admin_settle(
-        result,
-        admin,
-        reason,
-        ResultStatus.VOID,
-        EntryAction.VOIDED,
-        _("This result is already void."),
-    )
+    return _admin_settle(result, admin, reason, "void")
 
 
 def admin_correct(
@@ -480,40 +915,108 @@ def admin_correct(
     people_a: str = "",
     people_b: str = "",
 ) -> LeagueResult:
-    """An admin sets the result right; the corrected result is confirmed."""
+    """An admin sets the result right; the corrected result is confirmed (of a
+    game they played: once another admin or the opponent agrees)."""
     reason = _admin_reason(reason)
+    people_a, people_b = map(canonical_people, (people_a, people_b))
     if outcome not in ("a", "b", "draw"):
         raise LeagueError(_("Choose who won, or a draw."), field="outcome")
+    check_score(outcome, score_a, score_b, field="score_a")
     with transaction.atomic():
         locked = _locked_result(result.pk)
         _require_admin(locked.season.club, admin)
+        _require_not_frozen(locked.season)
         if not locked.season.covers(played_on):
             raise LeagueError(_("The date is outside the season."), field="played_on")
-        before = locked.as_data()
-        locked.played_on = played_on
-        locked.outcome = outcome
-        locked.score_a = score_a
-        locked.score_b = score_b
-        locked.people_a = people_a.strip()
-        locked.people_b = people_b.strip()
-        locked.status = ResultStatus.CONFIRMED
-        locked.save()
-        _entry(locked, admin, EntryAction.CORRECTED, reason, {"before": before})
+        check_not_future(played_on)
+        fields = {
+            "played_on": played_on,
+            "outcome": outcome,
+            "score_a": score_a,
+            "score_b": score_b,
+            "people_a": people_a.strip(),
+            "people_b": people_b.strip(),
+        }
+        if _plays_in(locked, admin):
+            stored = {**fields, "played_on": played_on.isoformat()}
+            return _propose(locked, admin, "correct", reason, stored)
+        return _apply_correct(locked, admin, reason, fields)
+
+
+def may_answer_proposal(result: LeagueResult, user, member) -> bool:
+    """Another admin of the club, or the opponent of the admin who proposed."""
+    proposal = result.proposal
+    if not proposal or user.pk == proposal["by"]:
+        return False
+    if member is not None and member.is_admin:
+        return True
+    return _plays_in(result, user)
+
+
+def approve_proposal(result: LeagueResult, user) -> LeagueResult:
+    """Another admin or the opponent agrees with a playing admin's change."""
+    with transaction.atomic():
+        locked = _locked_result(result.pk)
+        member = membership(locked.season.club, user)
+        if not may_answer_proposal(locked, user, member):
+            raise LeagueError(
+                _("Another admin or the opponent agrees, not the admin who proposed.")
+            )
+        _require_not_frozen(locked.season)
+        proposal = locked.proposal
+        extra = {"proposed_by": proposal["by"]}
+        if proposal["action"] == "correct":
+            fields = dict(proposal["fields"])
+            fields["played_on"] = date.fromisoformat(fields["played_on"])
+            return _apply_correct(locked, user, proposal["reason"], fields, extra)
+        status, action, _already = SETTLE[proposal["action"]]
+        return _apply_settle(locked, user, proposal["reason"], status, action, extra)
+
+
+def refuse_proposal(result: LeagueResult, user, reason: str) -> LeagueResult:
+    """Another admin or the opponent refuses a playing admin's change."""
+    reason = _admin_reason(reason)
+    with transaction.atomic():
+        locked = _locked_result(result.pk)
+        member = membership(locked.season.club, user)
+        if not may_answer_proposal(locked, user, member):
+            raise LeagueError(
+                _("Another admin or the opponent answers, not the admin who proposed.")
+            )
+        locked.proposal = None
+        locked.save(update_fields=["proposal", "updated"])
+        _entry(locked, user, EntryAction.REFUSED, reason)
         _announce(locked)
     return locked
 
 
 def pending_for(user) -> list[LeagueResult]:
-    """Results reported against ``user`` that wait for their answer."""
+    """Results reported against ``user`` that wait for their answer, and a
+    playing admin's change to a game of theirs that waits for them."""
     if not user.is_authenticated:
         return []
-    return list(
-        LeagueResult.objects.filter(status=ResultStatus.PENDING)
-        .filter(Q(player_a=user) | Q(player_b=user))
-        .exclude(reported_by=user)
+    rows = (
+        LeagueResult.objects.filter(Q(player_a=user) | Q(player_b=user))
+        .filter(
+            Q(status=ResultStatus.PENDING) & ~Q(reported_by=user)
+            | Q(proposal__isnull=False)
+        )
         .select_related("season__club", "player_a", "player_b")
         .order_by("played_on", "id")
     )
+    return [r for r in rows if not (r.proposal and r.proposal.get("by") == user.pk)]
+
+
+def waiting_box(user) -> dict:
+    """The home page's box: what waits for ``user``'s answer, and for an
+    admin the disputes to settle."""
+    from battles.live.league import player_version
+
+    return {
+        "pending": pending_for(user),
+        "disputes": disputes_to_settle(user),
+        "version": player_version(user.pk),
+    }
 
 
 def confirmed_results(season: Season):
@@ -581,7 +1084,7 @@ def _fingerprint(season: Season) -> tuple:
 
 
 def _computed(season: Season, fingerprint: tuple, names: list[str]) -> tuple:
-    """Standings lines, ratings and peoples per player, from the results."""
+    """Standings lines and peoples per player, from the results."""
     if fingerprint in _COMPUTED:
         return _COMPUTED[fingerprint]
     rows = list(
@@ -606,7 +1109,7 @@ def _computed(season: Season, fingerprint: tuple, names: list[str]) -> tuple:
             peoples[a][people_a] += 1
         if people_b:
             peoples[b][people_b] += 1
-    value = (standings(names, games, season.scheme()), ratings(games), peoples)
+    value = (standings(names, games, season.scheme()), peoples)
     if len(_COMPUTED) >= _COMPUTED_MAX:
         _COMPUTED.clear()
     _COMPUTED[fingerprint] = value
@@ -614,7 +1117,8 @@ def _computed(season: Season, fingerprint: tuple, names: list[str]) -> tuple:
 
 
 def season_table(season: Season) -> SeasonTable:
-    """The standings (``rules.league.standings``) with peoples and ratings.
+    """The standings (``rules.league.standings``) with peoples and the club
+    rating (across seasons, ``battles.services.ratings``).
 
     A fixed number of queries whatever the number of results; the ratings
     (openskill, the slow part) are recomputed only after a change.
@@ -622,14 +1126,15 @@ def season_table(season: Season) -> SeasonTable:
     players = season_players(season)
     by_name = {user.username: user for user in players}
     fingerprint = (*_fingerprint(season), tuple(by_name))
-    lines, rated, peoples = _computed(season, fingerprint, list(by_name))
+    lines, peoples = _computed(season, fingerprint, list(by_name))
+    club = club_history(season.club_id)
     rows = [
         StandingRow(
             line=line,
             user=by_name[line.player],
             peoples=[name for name, _count in peoples[line.player].most_common()],
-            rating=rated.get(line.player),
-            provisional=line.played < PROVISIONAL_BELOW,
+            rating=club.final.get(line.player),
+            provisional=club.provisional(line.player),
         )
         for line in lines
     ]
@@ -651,26 +1156,29 @@ class PlayerPage:
 
 
 def player_page(season: Season, user) -> PlayerPage:
-    """History, opponents, peoples played, rating curve and luck of one player."""
+    """History, opponents, peoples played, rating curve and luck of one player.
+
+    The rating is the club's, across seasons (``battles.services.ratings``):
+    each game's change, the curve over all the player's games in the club.
+    """
     results = list(confirmed_results(season).select_related("game"))
-    games = _game_results(results)
-    changes = rating_changes(games)
-    history, curve, luck = [], [], []
+    club = club_history(season.club_id)
+    change_of = club.change_of()
+    history, luck = [], []
     opponents: dict[int, dict] = {}
     peoples: Counter = Counter()
-    rating = None
     running_expected = running_obtained = 0.0
-    for result, change in zip(results, changes, strict=True):
+    for result in results:
         side = result.side_of(user.pk)
         if side is None:
             continue
+        change = change_of[result.pk]
         other = result.player_b if side == "a" else result.player_a
         before, after = (
             (change.before_a, change.after_a)
             if side == "a"
             else (change.before_b, change.after_b)
         )
-        rating = after
         own_people = result.people_a if side == "a" else result.people_b
         if own_people:
             peoples[own_people] += 1
@@ -689,13 +1197,10 @@ def player_page(season: Season, user) -> PlayerPage:
                 "score_for": score_for,
                 "score_against": score_against,
                 "people": own_people,
-                "change": after.ordinal - before.ordinal,
+                "change": shown_rating(after).value - shown_rating(before).value,
                 "rating": after,
             }
         )
-        if not curve:  # the curve starts from the model's first rating
-            curve.append({"date": None, "ordinal": before.ordinal})
-        curve.append({"date": result.played_on, "ordinal": after.ordinal})
         record = opponents.setdefault(
             other.pk, {"user": other, "won": 0, "drawn": 0, "lost": 0}
         )
@@ -721,9 +1226,12 @@ def player_page(season: Season, user) -> PlayerPage:
         history=list(reversed(history)),
         opponents=sorted(opponents.values(), key=lambda o: o["user"].username),
         peoples=peoples.most_common(),
-        curve=curve,
-        rating=rating,
-        provisional=len(history) < PROVISIONAL_BELOW,
+        curve=[
+            {"date": day, "rating": rating}
+            for day, rating in player_curve(club, user.username)
+        ],
+        rating=club.final.get(user.username),
+        provisional=club.provisional(user.username),
         luck=luck,
         pending=[r for r in pending_for(user) if r.season_id == season.pk],
     )
@@ -753,6 +1261,7 @@ def _luck_of(game: Game, side: str) -> dict | None:
 
 def people_statistics(season: Season) -> dict:
     """Games, wins and win rate per people, and the match-up table."""
+    one_name = peoples_namer()  # entries typed before the list: one faction once
     per: dict[str, dict] = defaultdict(lambda: {"games": 0, "wins": 0})
     matchups: dict[str, dict[str, dict]] = defaultdict(
         lambda: defaultdict(lambda: {"games": 0, "wins": 0})
@@ -760,8 +1269,8 @@ def people_statistics(season: Season) -> dict:
     for result in season.results.filter(status=ResultStatus.CONFIRMED).only(
         "people_a", "people_b", "outcome"
     ):
-        a = result.people_a or _("(not given)")
-        b = result.people_b or _("(not given)")
+        a = one_name(result.people_a) or _("(not given)")
+        b = one_name(result.people_b) or _("(not given)")
         for own, other, side in ((a, b, "a"), (b, a, "b")):
             per[own]["games"] += 1
             per[own]["wins"] += int(result.outcome == side)
@@ -803,7 +1312,36 @@ def default_outcome(game: Game) -> dict[str, Any]:
         winner = "a" if scores["a"] > scores["b"] else "b"
     else:
         winner = "draw"
-    return {"outcome": winner, "score_a": scores["a"], "score_b": scores["b"]}
+    proposal = {"outcome": winner, "score_a": scores["a"], "score_b": scores["b"]}
+    seasons = seasons_for_game(game)
+    if len(seasons) == 1:  # members of one open season: it counts there
+        proposal["season"] = seasons[0].pk
+    return proposal
+
+
+def differs_from_log(outcome: GameOutcome | None, destroyed: dict | None) -> bool:
+    """A proposed score that is not the army points the log says were destroyed."""
+    if outcome is None or not destroyed:
+        return False
+    return (outcome.score_a, outcome.score_b) != (destroyed["a"], destroyed["b"])
+
+
+def side_names(game: Game) -> dict[str, str]:
+    """Each side's player name (the seat's, else its account's, else "side A"),
+    for the forms to say."""
+    names = {"a": _("side A"), "b": _("side B")}
+    users = {
+        u.pk: u.get_username()
+        for u in User.objects.filter(
+            pk__in=[seat.user_id for seat in game.seat_list if seat.user_id]
+        )
+    }
+    for seat in game.seat_list:
+        if seat.role in names:
+            name = seat.player_name or users.get(seat.user_id)
+            if name:
+                names[seat.role] = name
+    return names
 
 
 def _seat_users(game: Game) -> dict[str, int | None]:
@@ -829,8 +1367,15 @@ def seasons_for_game(game: Game) -> list[Season]:
     )
     return list(
         Season.objects.filter(
-            club_id__in=clubs_a & clubs_b, starts__lte=today, ends__gte=today
-        ).select_related("club")
+            club_id__in=clubs_a & clubs_b,
+            starts__lte=today,
+            ends__gte=today,
+            closed=False,
+            archived=False,
+        )
+        .filter(participants=users["a"])
+        .filter(participants=users["b"])
+        .select_related("club")
     )
 
 
@@ -866,7 +1411,10 @@ def propose_game_outcome(
                 raise LeagueError(_("This game already counts in a season."))
         current = GameOutcome.objects.filter(game=locked).first()
         if current is not None and current.settled:
-            raise LeagueError(_("Both players already agreed on this result."))
+            # Agreed without a season: both may still count it afterwards.
+            if current.result_id is not None or season is None:
+                raise LeagueError(_("Both players already agreed on this result."))
+        check_score(outcome, score_a, score_b, field="score_a")
         values = {
             "outcome": outcome,
             "score_a": score_a,
@@ -882,6 +1430,7 @@ def propose_game_outcome(
             for name, value in values.items():
                 setattr(current, name, value)
             current.save()
+        transaction.on_commit(lambda: announce_outcome(locked.pk))
     return current
 
 
@@ -906,6 +1455,7 @@ def confirm_game_outcome(game: Game, side: str, *, sides_held=()) -> GameOutcome
         if current.season_id is not None:
             current.result = _result_from_game(locked, current)
         current.save()
+        transaction.on_commit(lambda: announce_outcome(locked.pk))
     return current
 
 
@@ -916,18 +1466,33 @@ def _result_from_game(game: Game, agreed: GameOutcome) -> LeagueResult:
         raise LeagueError(_("Both players must be members of this open season."))
     state = game.state or {}
     sides = state.get("sides") or {}
+    played_on = (
+        timezone.localdate(game.finished_at)
+        if game.finished_at
+        else timezone.localdate()
+    )
+    if not season.covers(played_on):
+        raise LeagueError(
+            _("The game was played outside the season (%(starts)s to %(ends)s).")
+            % {"starts": season.starts, "ends": season.ends}
+        )
+    destroyed = army_points_destroyed(game)
     try:
         with transaction.atomic():
             result = LeagueResult.objects.create(
                 season=season,
                 player_a_id=users["a"],
                 player_b_id=users["b"],
-                played_on=timezone.localdate(),
+                played_on=played_on,
                 outcome=agreed.outcome,
                 score_a=agreed.score_a,
                 score_b=agreed.score_b,
-                people_a=str((sides.get("a") or {}).get("people", ""))[:80],
-                people_b=str((sides.get("b") or {}).get("people", ""))[:80],
+                people_a=canonical_people(
+                    str((sides.get("a") or {}).get("people", ""))
+                )[:80],
+                people_b=canonical_people(
+                    str((sides.get("b") or {}).get("people", ""))
+                )[:80],
                 army_a=str((sides.get("a") or {}).get("army", ""))[:120],
                 army_b=str((sides.get("b") or {}).get("army", ""))[:120],
                 status=ResultStatus.CONFIRMED,
@@ -936,7 +1501,10 @@ def _result_from_game(game: Game, agreed: GameOutcome) -> LeagueResult:
             )
     except IntegrityError:
         raise LeagueError(_("This game already counts in a season.")) from None
-    _entry(result, None, EntryAction.FROM_GAME, extra={"game": game.public_id})
+    extra = {"game": game.public_id, "log": {"a": destroyed["a"], "b": destroyed["b"]}}
+    if differs_from_log(agreed, destroyed):
+        extra["differs_from_log"] = True
+    _entry(result, None, EntryAction.FROM_GAME, extra=extra)
     _announce(result)
     return result
 

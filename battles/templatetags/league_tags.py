@@ -57,18 +57,58 @@ def entry_summary(entry, result) -> str:
         )
     except (TypeError, ValueError):
         day = ""
-    return f"{words} {data.get('score_a', '')}–{data.get('score_b', '')}, {day}"
+    said = f"{words} {data.get('score_a', '')}–{data.get('score_b', '')}, {day}"
+    log = data.get("log")
+    if log and data.get("differs_from_log"):
+        said += " · " + _("not the log's army points destroyed (%(a)s–%(b)s)") % {
+            "a": log.get("a", ""),
+            "b": log.get("b", ""),
+        }
+    counter = data.get("counter")
+    if counter:
+        said += " · " + _("as the opponent saw it: %(words)s") % {
+            "words": _outcome_words(counter, result)
+        }
+    return said
+
+
+def _outcome_words(data: dict, result) -> str:
+    outcome = data.get("outcome")
+    if outcome == "draw":
+        words = _("Draw")
+    else:
+        winner = result.player_a if outcome == "a" else result.player_b
+        words = _("%(who)s won") % {"who": winner.get_username()}
+    return f"{words} {data.get('score_a', '')}–{data.get('score_b', '')}"
+
+
+@register.simple_tag
+def proposal_words(result) -> str:
+    """A playing admin's waiting change, in words."""
+    from django.contrib.auth import get_user_model
+
+    proposal = result.proposal or {}
+    who = get_user_model().objects.filter(pk=proposal.get("by")).first()
+    name = who.get_username() if who else "?"
+    action = proposal.get("action")
+    if action == "correct":
+        what = _("correct it to: %(words)s") % {
+            "words": _outcome_words(proposal.get("fields") or {}, result)
+        }
+    elif action == "void":
+        what = _("void it")
+    else:
+        what = _("confirm it")
+    return _("%(who)s, who played this game, asks to %(what)s. Reason: %(reason)s") % {
+        "who": name,
+        "what": what,
+        "reason": proposal.get("reason", ""),
+    }
 
 
 @register.inclusion_tag("battles/league/waiting.html", takes_context=True)
 def league_waiting_box(context) -> dict:
     """The home page's "results waiting for your confirmation" box (polled)."""
-    from battles.live.league import player_version
-    from battles.services.league import pending_for
+    from battles.services.league import waiting_box
 
-    user = context["request"].user
-    return {
-        "pending": pending_for(user),
-        "version": player_version(user.pk),
-        "request": context["request"],
-    }
+    return {**waiting_box(context["request"].user), "request": context["request"]}

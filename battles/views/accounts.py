@@ -16,7 +16,6 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -24,7 +23,7 @@ from battles import ratelimit
 from battles.forms.accounts import SignInForm, SignUpForm
 from battles.identity import GUEST_SESSION_KEY
 from battles.services.accounts import adopt_guest_data
-from battles.views.csrf import null_origin_csrf_protect
+from battles.views.csrf import posted_from_no_referrer_pages
 from battles.views.errors import too_many_requests
 
 NEXT_FIELD = "next"
@@ -135,8 +134,7 @@ def signin(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/login.html", context)
 
 
-@csrf_exempt  # replaced by null_origin_csrf_protect just below
-@null_origin_csrf_protect
+@posted_from_no_referrer_pages
 @require_POST
 def signout(request: HttpRequest) -> HttpResponse:
     """Sign out: the session is flushed, the phone is an anonymous guest again.

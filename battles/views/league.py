@@ -17,13 +17,12 @@ signed-in outsider gets 403.
 
 from __future__ import annotations
 
-import csv
 import io
 
 import segno
 from asgiref.sync import sync_to_async
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import (
@@ -37,22 +36,25 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from battles import devices
 from battles.forms.league import (
     ClubForm,
     CorrectForm,
+    DisputeForm,
     GameOutcomeForm,
     NewPasswordForm,
     ReasonForm,
     ReportForm,
     SeasonForm,
 )
+from battles.league_notices import notice_words
 from battles.live.league import (
     league_events,
-    player_version,
     season_version,
 )
 from battles.live.stream import hang_up, seen_version
@@ -64,11 +66,13 @@ from battles.models.league import (
     ResultStatus,
     Season,
 )
-from battles.presenters.league import rating_curve_points
+from battles.presenters.league import rating_chart, rating_curve_points
 from battles.services import league as services
+from battles.services import league_exports as exports
 from battles.services.league import LeagueError
 from battles.validation import add_field_error
 from battles.views.access import get_game_for_viewer
+from battles.views.csrf import no_referrer_page
 
 User = get_user_model()
 INVITE_TOKENS = "club_invitation_tokens"
@@ -143,21 +147,28 @@ def club_list(request: HttpRequest) -> HttpResponse:
     return render(request, "battles/league/clubs.html", context)
 
 
+@login_required  # not listed to anonymous visitors by sequential ids
 @require_GET
 def club_page(request: HttpRequest, club_id: int) -> HttpResponse:
-    """A club's public page: its name, its seasons; members see more."""
+    """A club's page: its name, its seasons; members see more."""
     club = get_object_or_404(Club, pk=club_id)
     member = services.membership(club, request.user)
     context = {
         "club": club,
         "member": member,
-        "seasons": club.seasons.all(),
+        "seasons": club.seasons.filter(archived=False),
+        "archived": club.seasons.filter(archived=True),
         "members": (
             club.members.select_related("user").order_by("user__username")
             if member
             else None
         ),
         "member_count": club.members.count(),
+        "notices": [
+            notice_words(row)
+            for row in services.notices_for(request.user)
+            if row.club_id == club.pk
+        ],
     }
     return render(request, "battles/league/club.html", context)
 
@@ -166,12 +177,12 @@ def club_page(request: HttpRequest, club_id: int) -> HttpResponse:
 @require_GET
 @never_cache
 def club_admin(request: HttpRequest, club_id: int) -> HttpResponse:
-    """Members (remove, promote, password-reset link) and invitations."""
+    """Members (remove, promote, password link), invitations, the audit."""
     club, _member = _club_for_admin(request, club_id)
     tokens = request.session.get(INVITE_TOKENS, {})
     invitations = []
-    for invitation in club.invitations.all()[:50]:
-        token = tokens.get(str(invitation.pk))
+    for invitation in club.invitations.select_related("used_by", "created_by")[:50]:
+        token = services.invitation_token(invitation) or tokens.get(str(invitation.pk))
         url = (
             request.build_absolute_uri(reverse("club_join", args=[token]))
             if token and invitation.usable
@@ -192,6 +203,8 @@ def club_admin(request: HttpRequest, club_id: int) -> HttpResponse:
         "members": club.members.select_related("user").order_by("user__username"),
         "invitations": invitations,
         "reset": reset_url,
+        "audit": services.club_audit(club),
+        "removed": services.removed_members(club),
     }
     return render(request, "battles/league/club_admin.html", context)
 
@@ -213,8 +226,13 @@ def club_invite(request: HttpRequest, club_id: int) -> HttpResponse:
 @never_cache
 def club_invite_qr(request: HttpRequest, club_id: int, invitation_id: int):
     club, _member = _club_for_admin(request, club_id)
-    token = request.session.get(INVITE_TOKENS, {}).get(str(invitation_id))
-    if not token or not Invitation.objects.filter(club=club, pk=invitation_id).exists():
+    invitation = Invitation.objects.filter(club=club, pk=invitation_id).first()
+    if invitation is None:
+        raise Http404("No such invitation.")
+    token = services.invitation_token(invitation) or request.session.get(
+        INVITE_TOKENS, {}
+    ).get(str(invitation_id))
+    if not token:
         raise Http404("No such invitation.")
     return _qr(request.build_absolute_uri(reverse("club_join", args=[token])))
 
@@ -235,40 +253,45 @@ def club_invite_revoke(request: HttpRequest, club_id: int, invitation_id: int):
 @login_required
 @require_POST
 def club_member_action(request: HttpRequest, club_id: int, user_id: int, action: str):
-    """Remove a member, make them an admin, or issue a password-reset link."""
+    """Remove (after a confirmation page), restore, promote a member, or make a
+    password link for them."""
     club, _member = _club_for_admin(request, club_id)
+    if action not in ("remove", "restore", "promote", "reset"):
+        raise Http404("No such action.")
     try:
         if action == "remove":
+            if request.POST.get("confirmed") != "yes":
+                member = services.removal_check(club, request.user, user_id)
+                context = {"club": club, "member": member}
+                return render(request, "battles/league/remove.html", context)
             services.remove_member(club, request.user, user_id)
-            messages.success(request, _("Member removed."))
+            messages.success(
+                request, _("Member removed: their results stay; you can restore them.")
+            )
+        elif action == "restore":
+            services.restore_member(club, request.user, user_id)
+            messages.success(request, _("Member restored."))
         elif action == "promote":
             services.promote_admin(club, request.user, user_id)
             messages.success(request, _("Member promoted to admin."))
-        elif action == "reset":
+        else:
             issued = services.issue_password_reset(club, request.user, user_id)
             request.session[RESET_TOKENS] = {
                 "club": club.pk,
                 "user": issued.row.user.get_username(),
                 "token": issued.token,
             }
-        else:
-            raise Http404("No such action.")
     except LeagueError as error:
         _refuse(request, error)
     return redirect("club_admin", club_id=club.pk)
 
 
-def _no_referrer(response: HttpResponse) -> HttpResponse:
-    response["Referrer-Policy"] = "no-referrer"
-    return response
-
-
 def _link_refused(request, template: str, error: LeagueError) -> HttpResponse:
-    """A used, expired or withdrawn link: the page says why (410), no referrer."""
-    response = render(request, template, {"refusal": error.message}, status=410)
-    return _no_referrer(response)
+    """A used, expired or withdrawn link: the page says why (410)."""
+    return render(request, template, {"refusal": error.message}, status=410)
 
 
+@no_referrer_page  # the URL holds the token (battles.views.csrf)
 @require_http_methods(["GET", "POST"])
 @never_cache
 def club_join(request: HttpRequest, token: str) -> HttpResponse:
@@ -285,33 +308,51 @@ def club_join(request: HttpRequest, token: str) -> HttpResponse:
         except LeagueError as error:
             return _link_refused(request, "battles/league/join.html", error)
         messages.success(request, _("Welcome to the club."))
-        return _no_referrer(redirect("club", club_id=invitation.club_id))
+        return redirect("club", club_id=invitation.club_id)
     context = {"invitation": invitation, "next": request.path}
-    return _no_referrer(render(request, "battles/league/join.html", context))
+    return render(request, "battles/league/join.html", context)
 
 
+@no_referrer_page  # the URL holds the token (battles.views.csrf)
 @require_http_methods(["GET", "POST"])
 @never_cache
 def password_reset_link(request: HttpRequest, token: str) -> HttpResponse:
-    """A one-time link from an admin: choose a new password, then you are in."""
+    """A one-time link from an admin: the member, on a device of theirs, chooses
+    a new password, then signs in with it (the link signs nobody in)."""
+    template = "battles/league/reset.html"
     try:
         link = services.password_reset_for(token)
     except LeagueError as error:
-        return _link_refused(request, "battles/league/reset.html", error)
+        return _link_refused(request, template, error)
+    known = devices.known_accounts(request)
+    signed_in_id = request.user.pk if request.user.is_authenticated else None
+    if request.method == "GET":
+        try:
+            services.check_reset_device(link, known=known, signed_in_id=signed_in_id)
+        except LeagueError as error:
+            context = {"refusal": error.message, "wrong_device": True}
+            return render(request, template, context, status=403)
     form = NewPasswordForm(link.user, request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            user = services.use_password_reset(
-                token, form.cleaned_data["new_password1"]
+            services.use_password_reset(
+                token,
+                form.cleaned_data["new_password1"],
+                known=known,
+                signed_in_id=signed_in_id,
             )
         except LeagueError as error:
-            form.add_error(None, error.message)
-        else:
-            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
-            messages.success(request, _("Your new password is set."))
-            return _no_referrer(redirect("home"))
-    context = {"form": form, "who": link.user.get_username()}
-    return _no_referrer(render(request, "battles/league/reset.html", context))
+            context = {"refusal": error.message, "wrong_device": True}
+            return render(request, template, context, status=403)
+        messages.success(request, _("Your new password is set: sign in with it."))
+        return redirect("login")
+    context = {
+        "form": form,
+        "who": link.user.get_username(),
+        "issued_by": link.issued_by.get_username() if link.issued_by else "",
+        "club": link.club.name,
+    }
+    return render(request, template, context)
 
 
 # --- seasons --------------------------------------------------------------------------
@@ -323,7 +364,8 @@ def season_new(request: HttpRequest, club_id: int) -> HttpResponse:
     club, _member = _club_for_admin(request, club_id)
     today = timezone.localdate()
     initial = {"starts": today, "ends": today.replace(month=12, day=31)}
-    form = SeasonForm(request.POST or None, initial=initial)
+    members = User.objects.filter(clubs__club=club).order_by("username")
+    form = SeasonForm(request.POST or None, initial=initial, members=members)
     if request.method == "POST" and form.is_valid():
         try:
             season = services.create_season(club, request.user, **form.season_fields())
@@ -354,6 +396,7 @@ def season_page(request: HttpRequest, season_id: int) -> HttpResponse:
     season, member = _season_for_member(request, season_id)
     context = _standings_context(request, season)
     context["member"] = member
+    context["takes_part"] = season.participants.filter(pk=request.user.pk).exists()
     context["pending"] = [
         r for r in services.pending_for(request.user) if r.season_id == season.pk
     ]
@@ -376,7 +419,11 @@ def season_standings(request: HttpRequest, season_id: int) -> HttpResponse:
 
 
 def _public_season(key: str) -> Season:
-    season = Season.objects.select_related("club").filter(public_key=key).first()
+    season = (
+        Season.objects.select_related("club")
+        .filter(public_key=key, public=True)
+        .first()
+    )
     if season is None:
         raise Http404("No such season.")
     return season
@@ -392,6 +439,7 @@ def season_public(request: HttpRequest, key: str) -> HttpResponse:
         template = "battles/league/season.html#standings"
     response = render(request, template, context)
     response["Vary"] = "HX-Request"
+    response["X-Robots-Tag"] = "noindex, nofollow"  # a club's page, not the web's
     return response
 
 
@@ -415,6 +463,20 @@ def season_public_renew(request: HttpRequest, season_id: int) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def season_public_switch(request: HttpRequest, season_id: int) -> HttpResponse:
+    """An admin switches the public standings off (or on again)."""
+    season, member = _season_for_member(request, season_id)
+    if not member.is_admin:
+        raise PermissionDenied("Admins only.")
+    public = request.POST.get("public") == "on"
+    services.set_public_standings(season, request.user, public)
+    if public:  # (off: the share page says so in its place)
+        messages.success(request, _("The public standings are on."))
+    return redirect("season_share", season_id=season.pk)
+
+
+@login_required
 @require_GET
 def season_share(request: HttpRequest, season_id: int) -> HttpResponse:
     """The public standings link and its QR code, for the club's notice board."""
@@ -430,6 +492,10 @@ def season_print(request: HttpRequest, season_id: int) -> HttpResponse:
     """The season on paper: standings and every confirmed result."""
     season, _member = _season_for_member(request, season_id)
     context = _standings_context(request, season)
+    if season.public:
+        context["public_url"] = request.build_absolute_uri(
+            reverse("season_public", args=[season.public_key])
+        )
     return render(request, "battles/league/print.html", context)
 
 
@@ -483,7 +549,7 @@ def season_player(request: HttpRequest, season_id: int, user_id: int) -> HttpRes
     context = {
         "season": season,
         "page": page,
-        "curve": rating_curve_points([point["ordinal"] for point in page.curve]),
+        "curve": rating_chart(page.curve),
         # The season's luck starts at zero, before the first game.
         "luck_curve": rating_curve_points(
             [0.0, *(point["season_luck"] for point in page.luck)] if page.luck else []
@@ -492,113 +558,34 @@ def season_player(request: HttpRequest, season_id: int, user_id: int) -> HttpRes
     return render(request, "battles/league/player.html", context)
 
 
-def _csv_response(filename: str, header: list[str], rows) -> HttpResponse:
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(header)
-    for row in rows:
-        writer.writerow([_csv_safe(value) for value in row])
-    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+def _csv(sheet: exports.Sheet) -> HttpResponse:
+    response = HttpResponse(
+        exports.csv_text(sheet), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{sheet.filename}"'
     return response
-
-
-def _csv_safe(value):
-    """A cell a spreadsheet will not run as a formula."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
 
 
 @login_required
 @require_GET
 def season_standings_csv(request: HttpRequest, season_id: int) -> HttpResponse:
     season, _member = _season_for_member(request, season_id)
-    table = services.season_table(season)
-    header = [
-        "rank",
-        "player",
-        "played",
-        "won",
-        "drawn",
-        "lost",
-        "points",
-        "head_to_head",
-        "score_for",
-        "score_against",
-        "goal_average",
-        "strength_of_schedule",
-        "rating_mu",
-        "rating_sigma",
-        "rating_ordinal",
-        "peoples",
-    ]
-    rows = []
-    for row in table.rows:
-        line, rating = row.line, row.rating
-        rows.append(
-            [
-                line.rank,
-                line.player,
-                line.played,
-                line.won,
-                line.drawn,
-                line.lost,
-                line.points,
-                line.head_to_head,
-                line.score_for,
-                line.score_against,
-                line.goal_average,
-                line.strength_of_schedule,
-                f"{rating.mu:.3f}" if rating else "",
-                f"{rating.sigma:.3f}" if rating else "",
-                f"{rating.ordinal:.3f}" if rating else "",
-                "; ".join(row.peoples),
-            ]
-        )
-    return _csv_response(f"standings-{season.pk}.csv", header, rows)
+    return _csv(exports.standings_sheet(season))
 
 
 @login_required
 @require_GET
 def season_results_csv(request: HttpRequest, season_id: int) -> HttpResponse:
     season, _member = _season_for_member(request, season_id)
-    header = [
-        "id",
-        "date",
-        "player_a",
-        "player_b",
-        "outcome",
-        "score_a",
-        "score_b",
-        "people_a",
-        "people_b",
-        "army_a",
-        "army_b",
-        "status",
-        "game",
-    ]
-    rows = [
-        [
-            r.pk,
-            r.played_on.isoformat(),
-            r.player_a.username,
-            r.player_b.username,
-            r.outcome,
-            r.score_a,
-            r.score_b,
-            r.people_a,
-            r.people_b,
-            r.army_a,
-            r.army_b,
-            r.status,
-            r.game.public_id if r.game_id else "",
-        ]
-        for r in season.results.select_related("player_a", "player_b", "game").order_by(
-            "played_on", "id"
-        )
-    ]
-    return _csv_response(f"results-{season.pk}.csv", header, rows)
+    return _csv(exports.results_sheet(season))
+
+
+@login_required
+@require_GET
+def season_t3_csv(request: HttpRequest, season_id: int) -> HttpResponse:
+    """The season's final placements for T³ (the European ranking)."""
+    season, _member = _season_for_member(request, season_id)
+    return _csv(exports.t3_sheet(season))
 
 
 # --- results --------------------------------------------------------------------------
@@ -630,6 +617,8 @@ def result_report(request: HttpRequest, season_id: int) -> HttpResponse:
                 people_against=data["people_against"],
                 army_for=data["army_for"],
                 army_against=data["army_against"],
+                second_game=data["second_game"],
+                tap_key=data["tap_key"] or None,
             )
         except LeagueError as error:
             add_field_error(form, error)
@@ -650,6 +639,7 @@ def _result_context(request, result, member, **extra) -> dict:
         and user.pk != result.reported_by_id
     )
     correct = extra.pop("correct_form", None) or CorrectForm(
+        result=result,
         initial={
             "played_on": result.played_on,
             "outcome": result.outcome,
@@ -657,7 +647,15 @@ def _result_context(request, result, member, **extra) -> dict:
             "score_b": result.score_b,
             "people_a": result.people_a,
             "people_b": result.people_b,
-        }
+        },
+    )
+    dispute = extra.pop("dispute_form", None) or DisputeForm(
+        result=result,
+        initial={
+            "outcome": result.outcome,
+            "score_a": result.score_a,
+            "score_b": result.score_b,
+        },
     )
     return {
         "result": result,
@@ -665,8 +663,14 @@ def _result_context(request, result, member, **extra) -> dict:
         "member": member,
         "history": services.result_history(result),
         "waiting_for_me": waiting_for_me,
+        "may_withdraw": result.status == ResultStatus.PENDING
+        and user.pk == result.reported_by_id,
+        "may_answer_proposal": services.may_answer_proposal(result, user, member),
+        "admin_plays": member.is_admin and result.side_of(user.pk) is not None,
+        "second_game": services.is_second_game(result),
         "reason_form": extra.pop("reason_form", None) or ReasonForm(),
         "correct_form": correct,
+        "dispute_form": dispute,
         **extra,
     }
 
@@ -688,47 +692,82 @@ def _after_result_action(request, result) -> HttpResponse:
     return redirect(url)
 
 
+ANSWERS = {
+    "confirm": _lazy("Result confirmed: it counts in the standings."),
+    "withdraw": _lazy("Report withdrawn."),
+    "approve": _lazy("Agreed: the admin's change is done."),
+}
+
+
 @login_required
 @require_POST
 def result_answer(request: HttpRequest, result_id: int, verdict: str) -> HttpResponse:
-    """The opponent confirms or disputes a reported result."""
-    result, _member = _result_for_member(request, result_id)
+    """The opponent confirms or disputes a reported result; the reporter
+    withdraws it; another admin or the opponent answers a playing admin's
+    change."""
+    result, member = _result_for_member(request, result_id)
+    if verdict not in ("confirm", "dispute", "withdraw", "approve", "refuse"):
+        raise Http404("No such answer.")
     try:
         if verdict == "confirm":
             services.confirm_result(result, request.user)
-            messages.success(
-                request, _("Result confirmed: it counts in the standings.")
-            )
-        elif verdict == "dispute":
-            services.dispute_result(result, request.user)
-            messages.success(request, _("Result disputed: an admin will settle it."))
+        elif verdict == "withdraw":
+            services.withdraw_result(result, request.user)
+        elif verdict == "approve":
+            services.approve_proposal(result, request.user)
+        elif verdict == "refuse":
+            form = ReasonForm(request.POST)
+            if not form.is_valid():
+                raise LeagueError(_("Say why (the reason is kept in the history)."))
+            services.refuse_proposal(result, request.user, form.cleaned_data["reason"])
+            messages.success(request, _("The admin's change is refused."))
+            return _after_result_action(request, result)
         else:
-            raise Http404("No such answer.")
+            form = DisputeForm(request.POST, result=result)
+            if not form.is_valid():
+                context = _result_context(request, result, member, dispute_form=form)
+                return render(request, "battles/league/result.html", context)
+            data = form.cleaned_data
+            services.dispute_result(
+                result,
+                request.user,
+                data["reason"],
+                outcome=data["outcome"] or None,
+                score_a=data["score_a"],
+                score_b=data["score_b"],
+            )
+            messages.success(request, _("Result disputed: an admin will settle it."))
+            return _after_result_action(request, result)
     except LeagueError as error:
         _refuse(request, error)
+    else:
+        messages.success(request, str(ANSWERS[verdict]))
     return _after_result_action(request, result)
 
 
 @login_required
 @require_POST
 def result_admin(request: HttpRequest, result_id: int, action: str) -> HttpResponse:
-    """An admin confirms, voids or corrects a result, with a reason."""
+    """An admin confirms, voids or corrects a result, with a reason (of a game
+    they played: it waits for another admin or the opponent)."""
     result, member = _result_for_member(request, result_id)
     if not member.is_admin:
         raise PermissionDenied("Admins only.")
-    form_class = CorrectForm if action == "correct" else ReasonForm
     if action not in ("confirm", "void", "correct"):
         raise Http404("No such action.")
-    form = form_class(request.POST)
+    if action == "correct":
+        form = CorrectForm(request.POST, result=result)
+    else:
+        form = ReasonForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
         try:
             if action == "confirm":
-                services.admin_confirm(result, request.user, data["reason"])
+                done = services.admin_confirm(result, request.user, data["reason"])
             elif action == "void":
-                services.admin_void(result, request.user, data["reason"])
+                done = services.admin_void(result, request.user, data["reason"])
             else:
-                services.admin_correct(
+                done = services.admin_correct(
                     result,
                     request.user,
                     data["reason"],
@@ -742,7 +781,18 @@ def result_admin(request: HttpRequest, result_id: int, action: str) -> HttpRespo
         except LeagueError as error:
             add_field_error(form, error)
         else:
-            messages.success(request, _("Done; the history keeps who did it and why."))
+            if done.proposal:
+                messages.info(
+                    request,
+                    _(
+                        "You played this game: your change waits for another "
+                        "admin or your opponent."
+                    ),
+                )
+            else:
+                messages.success(
+                    request, _("Done; the history keeps who did it and why.")
+                )
             return _after_result_action(request, result)
     extra = {"correct_form": form} if action == "correct" else {"reason_form": form}
     extra["failed_action"] = action
@@ -759,10 +809,7 @@ def waiting(request: HttpRequest) -> HttpResponse:
     """The results waiting for this person's confirmation (a partial)."""
     if not request.user.is_authenticated:
         return HttpResponse(status=204)
-    context = {
-        "pending": services.pending_for(request.user),
-        "version": player_version(request.user.pk),
-    }
+    context = services.waiting_box(request.user)
     return render(request, "battles/league/waiting.html#box", context)
 
 
@@ -839,8 +886,11 @@ def _outcome_context(request, game, viewer, form=None) -> dict:
                 "score_b": outcome.score_b,
                 "season": outcome.season_id,
             }
-        form = GameOutcomeForm(initial=initial, seasons=seasons)
+        form = GameOutcomeForm(
+            initial=initial, seasons=seasons, names=services.side_names(game)
+        )
     sides = viewer.sides
+    destroyed = services.army_points_destroyed(game) if game.finished else None
     can_confirm = bool(
         outcome is not None
         and not outcome.settled
@@ -852,9 +902,17 @@ def _outcome_context(request, game, viewer, form=None) -> dict:
         "outcome": outcome,
         "form": form,
         "seasons": seasons,
-        "destroyed": services.army_points_destroyed(game) if game.finished else None,
+        "destroyed": destroyed,
+        "names": services.side_names(game),
+        "differs_from_log": services.differs_from_log(outcome, destroyed),
         "can_confirm": can_confirm,
-        "can_propose": bool(sides) and (outcome is None or not outcome.settled),
+        # Agreed without a season: both may still count it for one.
+        "can_propose": bool(sides)
+        and (
+            outcome is None
+            or not outcome.settled
+            or (outcome.result_id is None and bool(seasons))
+        ),
         "waiting": outcome is None or not outcome.settled,
     }
 
@@ -871,7 +929,11 @@ def game_outcome(request: HttpRequest, public_id: str) -> HttpResponse:
     if request.method == "POST":
         if not viewer.is_player:
             raise PermissionDenied("Players only.")
-        form = GameOutcomeForm(request.POST, seasons=services.seasons_for_game(game))
+        form = GameOutcomeForm(
+            request.POST,
+            seasons=services.seasons_for_game(game),
+            names=services.side_names(game),
+        )
         if form.is_valid():
             data = form.cleaned_data
             side = viewer.sides[0]

@@ -93,7 +93,7 @@ def state():
         list(LeagueResult.objects.values_list("status", "outcome", "score_a")),
         sorted(Membership.objects.values_list("user_id", "role")),
         list(Invitation.objects.values_list("revoked", "used")),
-        list(Season.objects.values_list("public_key", flat=True)),
+        list(Season.objects.values_list("public_key", "public")),
     )
 
 
@@ -119,7 +119,8 @@ PUBLIC = M(rest=OK)
 ENDPOINTS = [
     # (name, method, url args from the world, data, expected, changes when allowed)
     ("clubs", "get", lambda w: [], None, M(anonymous=LOGIN, rest=OK), False),
-    ("club", "get", lambda w: [w["club"].pk], None, PUBLIC, False),
+    # Not listed to anonymous visitors by sequential ids.
+    ("club", "get", lambda w: [w["club"].pk], None, M(anonymous=LOGIN, rest=OK), False),
     ("club_admin", "get", lambda w: [w["club"].pk], None, ADMIN_PAGE, False),
     ("club_invite", "post", lambda w: [w["club"].pk], {}, ADMIN_POST, True),
     (
@@ -142,7 +143,7 @@ ENDPOINTS = [
         "club_member_action",
         "post",
         lambda w: [w["club"].pk, w["dave"].pk, "remove"],
-        {},
+        {"confirmed": "yes"},
         ADMIN_POST,
         True,
     ),
@@ -209,9 +210,11 @@ ENDPOINTS = [
         MEMBERS_PAGE,
         False,
     ),
+    ("season_t3_csv", "get", lambda w: [w["season"].pk], None, MEMBERS_PAGE, False),
     ("season_print", "get", lambda w: [w["season"].pk], None, MEMBERS_PAGE, False),
     ("season_share", "get", lambda w: [w["season"].pk], None, MEMBERS_PAGE, False),
     ("season_public_renew", "post", lambda w: [w["season"].pk], {}, ADMIN_POST, True),
+    ("season_public_switch", "post", lambda w: [w["season"].pk], {}, ADMIN_POST, True),
     ("season_public", "get", lambda w: [w["season"].public_key], None, PUBLIC, False),
     (
         "season_public_qr",
@@ -235,7 +238,7 @@ ENDPOINTS = [
         "result_answer",
         "post",
         lambda w: [w["result"].pk, "dispute"],
-        {},
+        {"reason": "It was a draw", "outcome": "draw", "score_a": 1, "score_b": 1},
         M(anonymous=LOGIN, outsider=FORBIDDEN, rest=REDIRECT),
         "opponent",
     ),
