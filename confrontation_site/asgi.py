@@ -15,12 +15,16 @@ from django.core.asgi import get_asgi_application
 from django.core.wsgi import get_wsgi_application
 from django.urls import Resolver404, resolve
 
+from confrontation_site import connections
 from confrontation_site.sync_views import SyncViews
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "confrontation_site.settings")
 
 async_views = get_asgi_application()
 sync_views = SyncViews(get_wsgi_application())
+
+
+connections.install()  # bounded waits for a request head, rate-limited log lines
 
 
 def is_async_view(path: str) -> bool:

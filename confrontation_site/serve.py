@@ -15,6 +15,19 @@ forge a new address with every request. Here:
   address the site's own reverse proxy connects from.
 
 ``battles.ratelimit.client_ip`` applies the same rule again inside Django.
+
+It also refuses what cannot work and bounds the waits:
+
+- more than one worker process (``--workers`` or ``WEB_CONCURRENCY``) with
+  ``LIVE_BUS=memory``: a tap would reach a phone on another process only at
+  the next heartbeat; it says to use the PostgreSQL or Redis bus instead;
+- Ctrl-C (SIGINT) with phones connected: their streams are closed after
+  ``GRACEFUL_SECONDS`` instead of uvicorn waiting for them (minutes);
+- connections: the open-file limit is raised to the system's hard limit
+  (1,024 half-open connections no longer exhaust it) and at most
+  ``CONCURRENCY_LIMIT`` are served at once (503 past it); the line uvicorn
+  logs for each refused one is rate-limited, and a connection that sends no
+  request head in time is closed (``confrontation_site.connections``).
 """
 
 from __future__ import annotations
@@ -27,6 +40,8 @@ from confrontation_site.env import FALSE_WORDS, TRUE_WORDS
 
 APPLICATION = "confrontation_site.asgi:application"
 DEFAULT_PROXY_ADDRESS = "127.0.0.1"
+GRACEFUL_SECONDS = 2  # open streams are closed this long after Ctrl-C
+CONCURRENCY_LIMIT = 4000  # connections and requests under way, per process
 
 
 def behind_tls_proxy(environ: Mapping[str, str]) -> bool:
@@ -55,21 +70,76 @@ def proxy_options(environ: Mapping[str, str]) -> list[str]:
     ]
 
 
+def option_value(options: Sequence[str], name: str) -> str | None:
+    """The value of ``--name VALUE`` or ``--name=VALUE`` (the last one)."""
+    found = None
+    for index, option in enumerate(options):
+        if option == name and index + 1 < len(options):
+            found = options[index + 1]
+        elif option.startswith(name + "="):
+            found = option.split("=", 1)[1]
+    return found
+
+
+def worker_count(environ: Mapping[str, str], options: Sequence[str]) -> int:
+    raw = option_value(options, "--workers") or environ.get("WEB_CONCURRENCY") or "1"
+    try:
+        return int(raw)
+    except ValueError:
+        sys.exit(f"Configuration error: --workers must be a number, not {raw!r}.")
+
+
+def check_bus(environ: Mapping[str, str], options: Sequence[str]) -> None:
+    """Several processes need a bus they share (settings.LIVE_BUS)."""
+    bus = (environ.get("LIVE_BUS") or "memory").strip().lower()
+    workers = worker_count(environ, options)
+    if workers > 1 and bus == "memory":
+        sys.exit(
+            f"Configuration error: {workers} worker processes with LIVE_BUS=memory "
+            "would tell a phone on another process of a tap only at the next "
+            "heartbeat. Set LIVE_BUS=postgres (with a postgres:// DATABASE_URL) "
+            "or LIVE_BUS=redis (with REDIS_URL), or run one worker."
+        )
+
+
 def command(environ: Mapping[str, str], options: Sequence[str]) -> list[str]:
     """The whole uvicorn command line."""
+    check_bus(environ, options)
+    defaults = []
+    if option_value(options, "--timeout-graceful-shutdown") is None:
+        defaults += ["--timeout-graceful-shutdown", str(GRACEFUL_SECONDS)]
+    if option_value(options, "--limit-concurrency") is None:
+        defaults += ["--limit-concurrency", str(CONCURRENCY_LIMIT)]
     return [
         sys.executable,
         "-m",
         "uvicorn",
         APPLICATION,
         *proxy_options(environ),
+        *defaults,
         *options,
     ]
+
+
+def raise_file_limit() -> int:
+    """The open-file limit raised to the hard one (kept across ``exec``)."""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (ValueError, OSError):
+            return soft
+        return wanted
+    return soft
 
 
 def main(argv: Sequence[str] | None = None) -> None:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = command(os.environ, argv)
+    raise_file_limit()
     os.execv(args[0], args)
 
 

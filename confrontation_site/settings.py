@@ -21,12 +21,33 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
 DEBUG = env_bool("DEBUG", True)
+# `make run`: the club's own server over plain HTTP on its Wi-Fi, DEBUG off
+# unless asked (DEBUG=true, README): a stranger gets the app's own pages, never
+# Django's debug ones. No TLS there: cookies are not "Secure", no redirect to
+# HTTPS, static files served from the app's folders, a secret key kept in var/.
+PLAIN_HTTP = env_bool("PLAIN_HTTP", False)
+
+
+def _kept_secret_key() -> str:
+    """The plain-HTTP server's secret key: made once, kept in var/secret_key."""
+    import secrets
+
+    path = VAR_DIR / "secret_key"
+    if not path.exists():
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        path.write_text(secrets.token_urlsafe(50))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
 
 SECRET_KEY = env_str("SECRET_KEY")
 if not SECRET_KEY:
-    if not DEBUG:
+    if not DEBUG and PLAIN_HTTP:
+        SECRET_KEY = _kept_secret_key()
+    elif not DEBUG:
         fail("SECRET_KEY must be set when DEBUG is false.")
-    SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production-0123456789abcdef"
+    else:
+        SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production-0123456789abcdef"
 
 # Behind the site's own TLS proxy: trust its X-Forwarded-Proto (when DEBUG is
 # off) and the address it appends to X-Forwarded-For (rate limits).
@@ -36,7 +57,7 @@ BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
 PROXY_ADDRESSES = env_list("PROXY_ADDRESS", ["127.0.0.1"])
 
 ALLOWED_HOSTS = env_list(
-    "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG else []
+    "ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"] if DEBUG or PLAIN_HTTP else []
 )
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 
@@ -66,6 +87,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "battles.devices.RememberAccountsMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -143,6 +165,8 @@ LOGOUT_REDIRECT_URL = "home"
 # --- Languages ------------------------------------------------------------
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", _("French")), ("en", _("English"))]
+# English dates are written the British way (confrontation_site/formats/en).
+FORMAT_MODULE_PATH = ["confrontation_site.formats"]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 TIME_ZONE = env_str("TIME_ZONE", "Europe/Paris")
@@ -157,7 +181,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
-            if DEBUG
+            if DEBUG or PLAIN_HTTP
             else "whitenoise.storage.CompressedManifestStaticFilesStorage"
         )
     },
@@ -205,7 +229,9 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-if not DEBUG:
+# Without collectstatic (`make run`), WhiteNoise serves the app's own folders.
+WHITENOISE_USE_FINDERS = DEBUG or PLAIN_HTTP
+if not DEBUG and not PLAIN_HTTP:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

@@ -32,7 +32,11 @@ logger = logging.getLogger(__name__)
 # Put in every queue of a process when its listener (re)connects: messages
 # may have been missed meanwhile, so each stream looks at the log.
 RESYNC = -1
-RECONNECT_DELAY_SECONDS = 1.0
+# Announced on a game's key when its result proposal changes (not a version:
+# the game's log does not move); its streams tell the phones at once.
+OUTCOME = -2
+RECONNECT_DELAY_SECONDS = 1.0  # doubled at each failure, up to the most
+RECONNECT_MOST_SECONDS = 30.0
 READY_TIMEOUT_SECONDS = 5.0
 
 
@@ -121,6 +125,19 @@ class _Listener:
         self.task: asyncio.Task | None = None
 
 
+class _Ready:
+    """What ``listen`` sets once its connection listens: the listener is
+    ready and, after an outage, every stream of the loop resyncs, once."""
+
+    def __init__(self, listener: _Listener, on_ready) -> None:
+        self.listener = listener
+        self.on_ready = on_ready
+
+    def set(self) -> None:
+        self.listener.ready.set()
+        self.on_ready()
+
+
 class ListeningBus(MemoryBus):
     """A bus whose news come from another engine, through one connection per
     process (per event loop) that a background task keeps listening."""
@@ -162,10 +179,22 @@ class ListeningBus(MemoryBus):
             self._listeners.pop(loop, None)
 
     async def _run(self, listener: _Listener, loop: asyncio.AbstractEventLoop):
-        first = True
+        """Listen, and while the connection is down try again with a growing
+        delay; the streams keep their heartbeats meanwhile, and look at the
+        log once when it is back (messages may have been missed)."""
+        delay = RECONNECT_DELAY_SECONDS
+        outage = False
+
+        def back() -> None:
+            nonlocal delay, outage
+            delay = RECONNECT_DELAY_SECONDS
+            if outage:
+                outage = False
+                self.deliver_to_all(RESYNC, loop)
+
         while True:
             try:
-                async for payload in self.listen(listener.ready):
+                async for payload in self.listen(_Ready(listener, back)):
                     decoded = decode(payload)
                     if decoded is not None:
                         self.deliver(*decoded)
@@ -174,16 +203,19 @@ class ListeningBus(MemoryBus):
                 raise
             except Exception as error:  # keep listening, and say why
                 listener.ready.clear()
-                logger.warning(
-                    "live bus %s: %s; reconnecting in %ss",
-                    self.name,
-                    error,
-                    RECONNECT_DELAY_SECONDS,
-                )
-                if not first:
-                    self.deliver_to_all(RESYNC, loop)
-                await asyncio.sleep(RECONNECT_DELAY_SECONDS)
-            first = False
+                if not outage:  # one line per outage, not per attempt
+                    logger.warning(
+                        "live bus %s: %s; reconnecting (every %ss at most)",
+                        self.name,
+                        error,
+                        RECONNECT_MOST_SECONDS,
+                    )
+                outage = True
+                await self.pause(delay)
+                delay = min(delay * 2, RECONNECT_MOST_SECONDS)
+
+    async def pause(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
 
     async def listen(self, ready: asyncio.Event):  # pragma: no cover - abstract
         raise NotImplementedError
@@ -286,6 +318,30 @@ def get_bus() -> MemoryBus:
         if _bus is None or BUSES[settings.LIVE_BUS] is not type(_bus):
             _bus = BUSES[settings.LIVE_BUS]()
         return _bus
+
+
+# The side whose tap made a game's newest version in this process: its
+# phone has the tap's answer, so no push is rendered for that side.
+_acted: dict[int, tuple[int, str]] = {}
+ACTED_KEPT = 4096
+
+
+def acted_side(game_id: int, version: int) -> str | None:
+    found = _acted.get(game_id)
+    return found[1] if found is not None and found[0] == version else None
+
+
+def announce_outcome(game_id: int) -> None:
+    """After commit: a result was proposed or confirmed for ``game_id``."""
+    announce(game_id, OUTCOME)
+
+
+def note_acted(game_id: int, version: int, side: str) -> None:
+    """``side``'s tap makes ``version`` of the game (a wrong note, as after a
+    rollback, only makes that side's other phones fetch their board)."""
+    if len(_acted) >= ACTED_KEPT:
+        _acted.clear()
+    _acted[game_id] = (version, side)
 
 
 def announce(game_id: int, version: int) -> None:

@@ -1,28 +1,49 @@
 """The Server-Sent Events a game's stream sends (DESIGN: "Live updates").
 
-The stream says only "events up to N exist": one message per action the
-phone has not seen yet, in order, each ``id: N`` / ``event: version`` /
-``data: N`` where N is the game's version after that action (the seq of its
-last event). ``EventSource`` sends the last id back as ``Last-Event-ID`` when
-it reconnects, so a phone that slept gets every action it missed, in order,
-once. No state ever goes through the stream: each page then fetches the
-partials it may see.
+Two kinds of message, each with ``id: N``, N the game's version after an
+action (the seq of its last event); ``EventSource`` sends the last id back as
+``Last-Event-ID`` when it reconnects:
+
+- ``event: board``: what changed, pushed. Its data is the version the phone
+  must show for it to apply, then the HTML a phone showing that version
+  would fetch (``battles.live.push``), as its viewpoint may see it. The phone
+  swaps it in with no request of its own.
+- ``event: version``, data N: the phone fetches its board. Sent when no
+  push fits: catching up on connecting (one message per action missed, in
+  order, once), a phone that is behind, a viewpoint with no render (a phone
+  holding both sides, a draft in its session), an undo, the game over.
+
+One *room* per game and event loop (one per server process) holds the
+game's streams: it hears the bus once, looks at the game once per action
+(and per heartbeat, which catches a lost bus message) and renders once per
+viewpoint watching, on one database connection kept while anyone watches.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
-from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import connection
+from django.db import DatabaseError, connection
 from django.db.models import Max
 
-from battles.live.bus import RESYNC, get_bus
+from battles.live.bus import OUTCOME, RESYNC, acted_side, get_bus
+from battles.live.push import Viewpoint, board_message, personal, render_changes
 from battles.models.games import Game, GameEvent
 
+logger = logging.getLogger(__name__)
+
 RETRY_MILLISECONDS = 2000
+ROOM_READY_SECONDS = 10.0
+END = None  # put in a stream's queue: the room is gone, the stream ends
+# An ``event: outcome`` (no id: it is not a version) tells the page that the
+# game's result proposal changed: it fetches that part at once.
+OUTCOME_MESSAGE = "event: outcome\ndata: outcome\n\n"
 
 
 def version_message(version: int) -> str:
@@ -38,7 +59,13 @@ async def next_announcement(queue: asyncio.Queue, timeout: float) -> int | None:
     except TimeoutError:
         return None
     while not queue.empty():
-        announced = max(announced, queue.get_nowait())
+        if announced == OUTCOME:  # said on its own, the versions after it
+            return announced
+        following = queue.get_nowait()
+        if following == OUTCOME:
+            queue.put_nowait(following)  # next time (at the queue's end: rare)
+            return announced
+        announced = max(announced, following)
     return announced
 
 
@@ -52,69 +79,240 @@ def hang_up() -> None:
         connection.close()
 
 
-def _action_ends_after(game_id: int, seen: int | None) -> list[int]:
-    try:
-        if seen is None:
-            current = Game.objects.filter(pk=game_id).values_list("version", flat=True)
-            return list(current)
-        ends = (
-            GameEvent.objects.filter(game_id=game_id, seq__gt=seen)
-            .values("action")
-            .annotate(end=Max("seq"))
-            .order_by("action")
-            .values_list("end", flat=True)
-        )
-        return list(ends)
-    finally:
-        hang_up()
+# --- the looks: one thread, one connection kept while rooms are open -----------------
+
+_looks = ThreadPoolExecutor(1, thread_name_prefix="live-look")
+_rooms: dict[tuple[asyncio.AbstractEventLoop, int], Room] = {}
 
 
-# Off the thread the views share (thread_sensitive=False): a look per stream
-# at every action and heartbeat would otherwise queue the taps behind it. The
-# look opens and closes its own connection in whatever thread runs it.
-action_ends_after = sync_to_async(_action_ends_after, thread_sensitive=False)
-action_ends_after.__doc__ = """The versions after each action past ``seen``, in order.
+def _looked(function: Callable[..., Any], *args: Any) -> Any:
+    """``function(*args)`` in the look thread. On PostgreSQL its connection
+    stays open while rooms are (a new one costs a backend's start); a broken
+    one is closed and the look tried once more. SQLite's closes each time."""
+    for attempt in (1, 2):
+        try:
+            return function(*args)
+        except DatabaseError:
+            connection.close()
+            if attempt == 2 or connection.vendor != "postgresql":
+                raise
+        finally:
+            if connection.vendor != "postgresql" or not _rooms:
+                hang_up()
+    raise AssertionError("unreachable")
 
-``seen`` None (a phone that says nothing of what it has): the current version.
-"""
+
+async def look(function: Callable[..., Any], *args: Any) -> Any:
+    return await asyncio.get_running_loop().run_in_executor(
+        _looks, _looked, function, *args
+    )
+
+
+def _current_version(game_id: int) -> int | None:
+    found = Game.objects.filter(pk=game_id).values_list("version", flat=True)
+    return next(iter(found), None)
+
+
+def _catch_up(game_id: int, seen: int | None) -> list[int]:
+    """The versions after each action past ``seen``, in order. ``seen`` None
+    (a phone that says nothing of what it has) or ahead of the game (a
+    restored backup): the current version."""
+    current = _current_version(game_id)
+    if current is None:
+        return []
+    if seen is None or seen > current:
+        return [current]
+    if seen == current:
+        return []
+    ends = (
+        GameEvent.objects.filter(game_id=game_id, seq__gt=seen)
+        .values("action")
+        .annotate(end=Max("seq"))
+        .order_by("action")
+        .values_list("end", flat=True)
+    )
+    return list(ends)
+
+
+async def action_ends_after(game_id: int, seen: int | None) -> list[int]:
+    return await look(_catch_up, game_id, seen)
+
+
+def _changes(
+    game_id: int, base: int, viewpoints: set[Viewpoint]
+) -> tuple[int | None, dict[Viewpoint, str]]:
+    """The game's version and, past ``base``, the answer per viewpoint (not
+    for the side whose tap made that version in this process: its phone has
+    the tap's answer)."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None, {}
+    if game.version <= base or not viewpoints:
+        return game.version, {}
+    skip = acted_side(game_id, game.version)
+    wanted = {v for v in viewpoints if skip is None or v.side != skip}
+    return game.version, render_changes(game, base, wanted)
+
+
+# --- rooms: a game's streams in one process -------------------------------------------
+
+
+class Watcher:
+    """One open stream: what it may see, its CSRF token, its messages."""
+
+    __slots__ = ("viewpoint", "csrf_token", "queue")
+
+    def __init__(self, viewpoint: Viewpoint | None, csrf_token: str) -> None:
+        self.viewpoint = viewpoint
+        self.csrf_token = csrf_token
+        self.queue: asyncio.Queue = asyncio.Queue()
+
+
+class Room:
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        self.watchers: set[Watcher] = set()
+        self.version = 0
+        self.ready = asyncio.Event()
+        self.task: asyncio.Task | None = None
+        self.bus_queue: asyncio.Queue | None = None
+        self.closed = False
+
+    async def run(self) -> None:
+        bus = get_bus()
+        try:
+            self.bus_queue = await bus.subscribe(self.game_id)
+            found = await look(_current_version, self.game_id)
+            if found is None:
+                return
+            self.version = found
+            self.ready.set()
+            heartbeat = settings.LIVE_HEARTBEAT_SECONDS
+            while self.watchers:
+                announced = await next_announcement(self.bus_queue, heartbeat)
+                if announced == OUTCOME:
+                    for watcher in self.watchers:
+                        watcher.queue.put_nowait(OUTCOME)
+                    continue
+                if announced not in (None, RESYNC) and announced <= self.version:
+                    continue
+                await self.look()
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # the database went away: the phones resume
+            logger.warning("live: game %s stream ended: %s", self.game_id, error)
+        finally:
+            self.close()
+
+    async def look(self) -> None:
+        base = self.version
+        viewpoints = {w.viewpoint for w in self.watchers if w.viewpoint is not None}
+        version, pages = await look(_changes, self.game_id, base, viewpoints)
+        if version is None:
+            raise LookupError("the game is gone")
+        if version == base:
+            return
+        self.version = version
+        for watcher in list(self.watchers):
+            watcher.queue.put_nowait((base, version, pages.get(watcher.viewpoint)))
+
+    def close(self) -> None:
+        """Hang up the bus and end every stream still here."""
+        self.closed = True
+        key = next((k for k, room in _rooms.items() if room is self), None)
+        if key is not None:
+            del _rooms[key]
+        if self.bus_queue is not None:
+            get_bus().unsubscribe(self.game_id, self.bus_queue)
+            self.bus_queue = None
+        for watcher in self.watchers:
+            watcher.queue.put_nowait(END)
+        self.watchers.clear()
+        self.ready.set()
+        if not _rooms:
+            _looks.submit(hang_up)  # nobody watches: give the connection back
+
+
+async def join(game_id: int, watcher: Watcher) -> Room:
+    loop = asyncio.get_running_loop()
+    room = _rooms.get((loop, game_id))
+    if room is None:
+        room = _rooms[(loop, game_id)] = Room(game_id)
+        room.task = loop.create_task(room.run())
+    room.watchers.add(watcher)
+    # Until the room hears the bus, an action could slip by unheard.
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(room.ready.wait(), ROOM_READY_SECONDS)
+    if room.closed:  # it could not start (the game or the database gone)
+        watcher.queue.put_nowait(END)
+    return room
+
+
+def leave(room: Room, watcher: Watcher) -> None:
+    room.watchers.discard(watcher)
+    if not room.watchers:
+        if room.task is not None and not room.task.done():
+            room.task.cancel()
+        room.close()
+
+
+def open_rooms() -> list[Room]:
+    return list(_rooms.values())
+
+
+# --- one stream ---------------------------------------------------------------------
 
 
 async def version_events(
     game_id: int,
     seen: int | None,
     *,
+    viewpoint: Viewpoint | None = None,
+    csrf_token: str = "",
     heartbeat_seconds: float | None = None,
     max_seconds: float | None = None,
 ) -> AsyncIterator[str]:
-    """The text of the stream: a retry hint, then versions and heartbeats.
-
-    Ends after ``max_seconds``; the browser then reconnects with the last id.
-    """
+    """The text of the stream: a retry hint, then versions, boards and
+    heartbeats. Ends after ``max_seconds`` (the browser then reconnects with
+    the last id), or when the database goes away (it reconnects later)."""
     heartbeat = heartbeat_seconds or settings.LIVE_HEARTBEAT_SECONDS
     lifetime = max_seconds or settings.LIVE_STREAM_MAX_SECONDS
-    bus = get_bus()
     loop = asyncio.get_running_loop()
     deadline = loop.time() + lifetime
-    # Subscribe before the first look at the log: nothing can fall between.
-    queue = await bus.subscribe(game_id)
+    watcher = Watcher(viewpoint, csrf_token)
+    # Join the room before the first look at the log: nothing falls between.
+    room = await join(game_id, watcher)
     try:
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
-        for version in await action_ends_after(game_id, seen):
+        try:
+            ends = await action_ends_after(game_id, seen)
+        except DatabaseError as error:
+            logger.warning("live: game %s stream ended: %s", game_id, error)
+            return
+        for version in ends:
             yield version_message(version)
             seen = version
         while (left := deadline - loop.time()) > 0:
-            announced = await next_announcement(queue, min(heartbeat, left))
-            if announced not in (None, RESYNC) and seen is not None:
-                if announced <= seen:
-                    continue
-            ends = await action_ends_after(game_id, seen)
-            for version in ends:
-                yield version_message(version)
-                seen = version
-            if announced is None and not ends:
+            try:
+                item = await asyncio.wait_for(watcher.queue.get(), min(heartbeat, left))
+            except TimeoutError:
                 yield ": heartbeat\n\n"
+                continue
+            if item is END:
+                return
+            if item == OUTCOME:
+                yield OUTCOME_MESSAGE
+                continue
+            base, version, page = item
+            if seen is not None and version <= seen:
+                continue
+            if page is not None and base == seen:
+                yield board_message(base, version, personal(page, csrf_token))
+            else:
+                yield version_message(version)
+            seen = version
     finally:
-        bus.unsubscribe(game_id, queue)
+        leave(room, watcher)
 
 
 def seen_version(last_event_id: str | None, since: str | None) -> int | None:

@@ -11,6 +11,20 @@ from django.template import loader
 from battles.middleware import database_gone, database_gone_response
 
 
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """400: a request the app cannot read, e.g. a form posted in another
+    charset than UTF-8 (Django refuses it). Unlike Django's own handler, no
+    CSRF check here: it would read the unreadable body again and fail (500).
+    """
+    encoding = (request.encoding or "").lower()
+    return render(
+        request,
+        "400.html",
+        {"encoding": encoding if encoding not in ("", "utf-8", "utf8") else ""},
+        status=400,
+    )
+
+
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     return render(request, "404.html", status=404)
 

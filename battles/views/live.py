@@ -1,41 +1,48 @@
 """Live updates of a game: its event stream and the version for polling.
 
-Both say only "the game is at version N" to someone who holds a seat in it
-(a side or a spectator's); an outsider gets the same 404 as on every game
-URL. Each page then fetches the board it may see (DESIGN: "Live updates").
+Both answer only someone who holds a seat in it (a side or a spectator's);
+an outsider gets the same 404 as on every game URL. The stream pushes what
+changed as this seat may see it, or says "version N" and the page fetches
+its board (DESIGN: "Live updates"); the version endpoint says only that.
 """
 
 from __future__ import annotations
 
 from asgiref.sync import sync_to_async
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.middleware.csrf import get_token
+from django.utils import translation
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
+from battles.live.push import Viewpoint, viewpoint_of
 from battles.live.stream import hang_up, seen_version, version_events
 from battles.views.access import get_game_for_viewer
 
 
-def _watched_game_id(request: HttpRequest, public_id: str) -> int:
+def _watcher(request: HttpRequest, public_id: str) -> tuple[int, Viewpoint | None, str]:
+    """The game, what this seat may see (in the phone's language), and the
+    phone's CSRF token for the forms pushed to it."""
     try:
-        game, _viewer = get_game_for_viewer(request, public_id)
-        return game.pk
+        game, viewer = get_game_for_viewer(request, public_id)
+        viewpoint = viewpoint_of(viewer.roles, translation.get_language())
+        return game.pk, viewpoint, get_token(request)
     finally:
         hang_up()  # the stream must not hold a connection for minutes
 
 
 @require_GET
 async def game_stream(request: HttpRequest, public_id: str) -> StreamingHttpResponse:
-    """Server-Sent Events: ``event: version`` for every action past the phone's.
+    """Server-Sent Events: for every action past the phone's, what changed
+    (``event: board``) or its version (``event: version``).
 
     Resumes from ``Last-Event-ID`` (or ``?since=``); with neither, it sends
     the current version at once.
     """
-    game_id = await sync_to_async(_watched_game_id)(request, public_id)
+    game_id, viewpoint, token = await sync_to_async(_watcher)(request, public_id)
     seen = seen_version(request.headers.get("Last-Event-ID"), request.GET.get("since"))
-    response = StreamingHttpResponse(
-        version_events(game_id, seen), content_type="text/event-stream"
-    )
+    events = version_events(game_id, seen, viewpoint=viewpoint, csrf_token=token)
+    response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once
     return response

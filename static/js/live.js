@@ -2,16 +2,22 @@
  * phone's screen awake.
  *
  * The page holds <div id="board" data-board-url data-version-url
- * data-stream-url data-version>. The stream (Server-Sent Events) says only
- * "the game is at version N"; when N is past what the board shows, the board
- * is fetched again (each phone gets what it may see): what changed since the
- * version it shows, as a tap's answer is, or the whole board when the server
- * cannot tell (too far behind, an undo since). The status line above
- * the board (rendered by the server, so nothing moves when this runs) says
- * whether this phone is live, reconnecting, polling or out of date; it never
- * says "Live" while a fetch failed. Failed fetches are retried with backoff,
- * and the browser's "online" event catches up at once: the stream reopens
- * where it was (Last-Event-ID / ?since=) and the board is fetched again.
+ * data-stream-url data-version>. The stream (Server-Sent Events) pushes what
+ * changed: an "event: board" message holds the version it applies to and
+ * the HTML this phone would have fetched (the panel, then the rest out of
+ * band), swapped in with no request of its own. When a push does not fit
+ * (this phone shows another version, someone is typing, a tap is under way)
+ * or the stream says only "event: version" (an undo, too far behind, a
+ * draft kept on this phone), the board is fetched: what changed since the
+ * version it shows, or the whole board when the server cannot tell.
+ *
+ * The status line above the board (rendered by the server, so nothing moves
+ * when this runs) says whether this phone is live, reconnecting, polling,
+ * out of date, offline or cannot reach the server; it never says "Live"
+ * while a fetch or a tap failed, and while it says something is wrong it
+ * stays in view (sticky). Failed fetches are retried with backoff, and the
+ * browser's "online" event catches up at once: the stream reopens where it
+ * was (Last-Event-ID / ?since=) and the board is fetched again.
  *
  * A tap's answer replaces the panel; a refusal (#tap-feedback) is then moved
  * next to the control that was tapped, and the message or the roll's result
@@ -39,11 +45,21 @@
 
   // --- the status line --------------------------------------------------------------
   var status = document.getElementById("live-status");
+  var bar = status.closest(".live-bar") || status;
   var streamState = "connecting";
   var stale = false;
+  var unreachable = false; // a poll, a fetch or a tap found no server
+  var ALERTS = { offline: true, unreachable: true, stale: true, reconnecting: true };
 
   function showStatus() {
-    var state = navigator.onLine === false ? "offline" : stale ? "stale" : streamState;
+    var state =
+      navigator.onLine === false
+        ? "offline"
+        : unreachable
+          ? "unreachable"
+          : stale
+            ? "stale"
+            : streamState;
     var labels = {
       connecting: text("msgConnecting"),
       live: text("msgLive"),
@@ -51,10 +67,20 @@
       polling: text("msgPolling"),
       stale: text("msgStale"),
       offline: text("msgOffline"),
+      unreachable: text("msgUnreachable"),
     };
     if (status.dataset.state === state) return;
     status.dataset.state = state;
     status.textContent = labels[state];
+    // Something is wrong: the line stays in view however far the page scrolled.
+    if (ALERTS[state]) bar.setAttribute("data-alert", "");
+    else bar.removeAttribute("data-alert");
+  }
+
+  function reached(ok) {
+    if (unreachable === !ok) return;
+    unreachable = !ok;
+    showStatus();
   }
 
   function setStream(state) {
@@ -71,8 +97,7 @@
   }
 
   var wanted = 0;
-  var fetching = false;
-  var generation = 0; // a dropped refresh's late answer is ignored
+  var fetching = null; // the refresh under way (its AbortController)
   var retryDelay = RETRY_FIRST_MILLISECONDS;
   var retryTimer = null;
 
@@ -114,16 +139,41 @@
     if (!tapping(event)) return;
     taps += 1;
     if (fetching) {
-      // A refresh under way would replace the board under this tap: drop it;
-      // it is asked again once the tap's answer is in.
-      generation += 1;
-      fetching = false;
-      htmx.trigger(board, "htmx:abort");
+      // A refresh under way would replace the board under this tap: drop it
+      // (quietly: an aborted fetch is no error); it is asked again once the
+      // tap's answer is in.
+      var dropped = fetching;
+      fetching = null;
+      dropped.abort();
     }
   });
   document.body.addEventListener("htmx:afterRequest", function (event) {
-    if (tapping(event)) taps = Math.max(0, taps - 1);
+    if (!tapping(event)) return;
+    taps = Math.max(0, taps - 1);
+    var xhr = event.detail.xhr;
+    reached(!!(xhr && xhr.status)); // status 0: the tap reached no server
   });
+
+  // Swap an answer in: the panel (and the rest out of band) or the board.
+  function swapIn(html, target, style) {
+    htmx.swap(target, html, { swapStyle: style, swapDelay: 0, settleDelay: 0 });
+  }
+
+  function caughtUp(version) {
+    board.dataset.version = String(version);
+    stale = false;
+    retryDelay = RETRY_FIRST_MILLISECONDS;
+    reached(true);
+    showStatus();
+  }
+
+  function failed() {
+    fetching = null;
+    stale = true; // say so, and retry
+    if (navigator.onLine !== false) unreachable = true;
+    showStatus();
+    retryLater();
+  }
 
   function refresh() {
     if (fetching || taps > 0 || wanted <= shownVersion() || typing()) return;
@@ -132,48 +182,89 @@
       showStatus();
       return;
     }
-    fetching = true;
+    var controller = new AbortController();
+    fetching = controller;
     var asked = wanted;
-    var mine = generation;
     // "since": the server answers with what changed only when it can (the
     // panel, the rest out of band), else with the whole board.
     var url = board.dataset.boardUrl + "?since=" + shownVersion();
-    htmx.ajax("GET", url, { source: board, target: "#board", swap: "innerHTML" }).then(
-      function () {
-        if (mine !== generation) return;
-        fetching = false;
-        if (shownVersion() >= asked) {
-          stale = false;
-          retryDelay = RETRY_FIRST_MILLISECONDS;
-          board.dataset.version = String(asked);
-          showStatus();
-          refresh(); // more may have come meanwhile
-        } else {
-          stale = true; // the fetch failed (offline, server down): say so, retry
-          showStatus();
-          retryLater();
-        }
-      },
-      function () {
-        if (mine !== generation) return;
-        fetching = false;
-        stale = true;
-        showStatus();
-        retryLater();
-      }
-    );
+    fetch(url, {
+      credentials: "same-origin",
+      cache: "no-store",
+      headers: { "HX-Request": "true" },
+      signal: controller.signal,
+    })
+      .then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.text().then(function (html) {
+          if (fetching !== controller) return; // dropped meanwhile
+          fetching = null;
+          swapIn(
+            html,
+            response.headers.get("HX-Retarget") || "#board",
+            response.headers.get("HX-Reswap") || "innerHTML"
+          );
+          if (shownVersion() >= asked) {
+            caughtUp(asked);
+            refresh(); // more may have come meanwhile
+          } else {
+            failed();
+          }
+        });
+      })
+      .catch(function () {
+        if (fetching !== controller) return; // dropped on purpose
+        failed();
+      });
   }
 
-  // A phone's own tap swaps parts of the board: remember the version it shows.
+  // What changed, pushed by the stream: swapped in when this phone shows the
+  // version it applies to and nothing is under way; else the board is fetched.
+  function pushed(event) {
+    var version = parseInt(event.lastEventId, 10) || 0;
+    var cut = event.data.indexOf("\n");
+    var base = parseInt(event.data.slice(0, cut), 10);
+    if (version <= shownVersion()) return; // this phone's own tap, already in
+    if (fetching || taps > 0 || typing() || base !== shownVersion() || !document.getElementById("game-panel")) {
+      want(version);
+      return;
+    }
+    if (version > wanted) wanted = version;
+    swapIn(event.data.slice(cut + 1), "#game-panel", "outerHTML");
+    if (shownVersion() >= version) caughtUp(version);
+    else want(version);
+  }
+
+  // After a swap (htmx says "settled" once per element it swapped: the panel
+  // and each out-of-band part), once: remember the version the board shows,
+  // place a tap's feedback, and fetch news that came during a tap.
+  var afterSwapDue = false;
   document.body.addEventListener("htmx:afterSettle", function () {
+    if (afterSwapDue) return;
+    afterSwapDue = true;
+    window.setTimeout(afterSwap, 0);
+  });
+
+  function afterSwap() {
+    afterSwapDue = false;
     var shown = shownVersion();
-    board.dataset.version = String(shown);
+    if (board.dataset.version !== String(shown)) board.dataset.version = String(shown);
     if (shown >= wanted && stale) {
       stale = false;
       showStatus();
     }
-    window.setTimeout(refresh, 0); // news that came during a tap
-  });
+    placeFeedback();
+    refresh();
+  }
+
+  // The game's result was proposed or confirmed on the other phone: its part
+  // of the page is fetched now rather than at its next poll.
+  function outcomeChanged() {
+    var part = document.getElementById("game-outcome-status");
+    var url = part && part.getAttribute("hx-get");
+    if (!url) return;
+    htmx.ajax("GET", url, { source: part, target: "#game-outcome-status", swap: "outerHTML" });
+  }
 
   // --- the stream, and polling when it cannot be had --------------------------------
   var source = null;
@@ -184,14 +275,18 @@
   function poll() {
     fetch(board.dataset.versionUrl, { credentials: "same-origin", cache: "no-store" })
       .then(function (response) {
-        return response.ok ? response.json() : null;
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.json();
       })
       .then(function (data) {
+        reached(true);
         if (data && typeof data.version === "number") want(data.version);
       })
       .catch(function () {
+        // No answer: "server unreachable" (or offline); the next poll tries again.
         stale = wanted > shownVersion();
-        showStatus(); // offline for a moment: the next poll tries again
+        if (navigator.onLine !== false) unreachable = true;
+        showStatus();
       });
   }
 
@@ -219,11 +314,14 @@
     source.addEventListener("open", function () {
       errors = 0;
       stopPolling();
+      unreachable = false;
       setStream("live");
     });
     source.addEventListener("version", function (event) {
       want(parseInt(event.data, 10) || 0);
     });
+    source.addEventListener("board", pushed);
+    source.addEventListener("outcome", outcomeChanged);
     source.addEventListener("error", function () {
       errors += 1;
       if (source.readyState === EventSource.CLOSED || errors >= ERRORS_BEFORE_POLLING) {
@@ -270,8 +368,17 @@
     }).join("|");
   }
 
+  // Only after this phone's own taps (not a push, a refresh or a poll: the
+  // idle phone is never scrolled, and no layout is forced for it).
+  var USER_EVENTS = { submit: true, click: true, change: true, input: true, keyup: true };
+  var ownTap = false;
+
   document.body.addEventListener("htmx:beforeRequest", function (event) {
-    var form = event.detail.elt && event.detail.elt.closest ? event.detail.elt.closest("form") : null;
+    var elt = event.detail.elt;
+    var config = event.detail.requestConfig || {};
+    var cause = config.triggeringEvent;
+    ownTap = !!(elt && board.contains(elt) && cause && USER_EVENTS[cause.type]);
+    var form = elt && elt.closest ? elt.closest("form") : null;
     tapped = form && board.contains(form) ? signature(form) : null;
   });
 
@@ -280,7 +387,9 @@
     return box.top < 0 || box.bottom > window.innerHeight;
   }
 
-  document.body.addEventListener("htmx:afterSettle", function () {
+  function placeFeedback() {
+    if (!ownTap) return;
+    ownTap = false;
     var feedback = document.getElementById("tap-feedback");
     var shown = null;
     if (feedback && feedback.textContent.trim()) {
@@ -297,7 +406,7 @@
     }
     tapped = null;
     if (shown && offScreen(shown)) shown.scrollIntoView({ block: "nearest" });
-  });
+  }
 
   // --- keep the screen awake during a game (Screen Wake Lock API) -------------------
   var button = document.getElementById("wake-lock");

@@ -302,7 +302,7 @@ def test_a_failing_bus_never_fails_a_committed_action(game, monkeypatch, caplog)
     assert "could not announce" in caplog.text
 
 
-def test_the_stream_never_carries_state(game):
+def test_catching_up_says_versions_only_never_state(game):
     opponent_phone = phone_of(OPPONENT, AsyncClient())
 
     async def scenario():

@@ -4,30 +4,41 @@ spectator each, over real HTTP on loopback.
 Run: ``.venv/bin/python tests/bench/bench_live.py`` (``make bench`` runs it),
 or ``... bench_live.py --database postgres`` for PostgreSQL with the
 LISTEN/NOTIFY bus and two uvicorn workers. Not collected by pytest.
+``--levels 10,40`` and ``--seconds`` keep a run short.
 
-For 2, 5, 10, 25, 50 and then 100 concurrent games: a uvicorn server run as in
-production (``DEBUG=false``; the embedded default: one process, SQLite file,
-in-process bus); per game three httpx clients (side A, side B, a
-spectator), each holding the game's event stream and, like ``live.js``,
-fetching its board (``GET /games/<id>/board``) as soon as the stream says
-the game moved on (``?since=`` the version it shows: what changed only,
-when the server can). The phones play the test bot's commands
-(``tests/support/game_bot.py``) through the real endpoint (``POST
-/games/<id>/act`` with htmx and CSRF), each table acting every 2 s (a
-realistic pace at a table). The bot reads the state from the database (read
-only) to choose; the server does everything else.
+For 10, 25, 40 and 80 concurrent games (by default): a uvicorn server run as
+in production (``DEBUG=false``; the embedded default: one process, SQLite
+file, in-process bus); per game three httpx clients (side A, side B, a
+spectator), each holding the game's event stream and behaving as
+``live.js`` does: a pushed ``event: board`` that applies to the version it
+shows is taken as is (no request); an ``event: version`` (or a push that
+does not fit) makes it fetch its board (``GET /games/<id>/board?since=``).
+The tapping phone has its tap's answer: it never fetches its own board.
+The phones play the test bot's commands (``tests/support/game_bot.py``)
+through the real endpoint (``POST /games/<id>/act`` with htmx and CSRF),
+each table acting every 2 s (a realistic pace at a table). The load
+generator (the phones and the bot, which reads states from the database,
+read only) runs in a process of its own, one per level, so the server's CPU
+time is its own.
 
 Reported per level: actions done, action latency (request to response)
-median and p95, and the other phone's delay **from the tap** (the start of
-the actor's request) until it holds its new board, median and p95 (and the
-spectator's). The last line says how many tables one process holds with the
-other phone's new board in hand at p95 <= 150 ms.
+median and p95, the other phone's delay **from the tap** (the start of the
+actor's request) until it holds its new board, median and p95 (and the
+spectator's), the share of boards that came pushed, and the server's CPU
+time per action (its processes' user + system time over the level, divided
+by the actions: the fan-out included; PostgreSQL's own processes are not
+counted). Then the action alone in process: the same requests through
+Django's test client in this process (CPU time per action, answer
+rendered, no stream). The last line is ``RESULT
+tables_held_at_p95_150ms=N cpu_ms_per_action=C action_alone_ms=A`` (C at
+the largest level held, or the first level).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import random
 import re
@@ -44,6 +55,7 @@ sys.path.insert(0, str(ROOT))
 import httpx  # noqa: E402
 
 from tests.support.servers import (  # noqa: E402
+    SERVER_PIDS,
     manage,
     reachable,
     server_env,
@@ -52,7 +64,7 @@ from tests.support.servers import (  # noqa: E402
 )
 from tests.support.sse import parse_sse  # noqa: E402
 
-LEVELS = (2, 5, 10, 25, 50, 100)
+LEVELS = (10, 25, 40, 80)
 PACE_SECONDS = 2.0  # each table acts every 2 s
 TARGET_P95 = 0.150
 EXCEPTION_LINE = re.compile(r"^[\w.]+(Error|Exception)\b")  # a traceback's last line
@@ -93,6 +105,10 @@ class Phone:
         self.shown = 0  # the version the board shows
         self.fetching = False
         self.again = False
+        self.tapping = False  # a tap under way: news wait for its answer
+        self.wanted = 0
+        self.pushed = 0  # boards taken from the stream
+        self.fetched = 0  # board requests made
 
     async def open(self, public_id: str) -> None:
         page = await self.client.get(f"/games/{public_id}/")
@@ -117,12 +133,41 @@ class Phone:
                 messages, _comments, buffer = parse_sse(buffer + text)
                 now = time.perf_counter()
                 for message in messages:
-                    version = int(message.data)
-                    if version not in self.heard:
-                        self.heard[version] = now
-                        task = asyncio.create_task(self._board(public_id, version))
-                        self.fetches.add(task)
-                        task.add_done_callback(self.fetches.discard)
+                    if message.event not in ("version", "board"):
+                        continue
+                    version = int(message.id)
+                    if version in self.heard:
+                        continue
+                    self.heard[version] = now
+                    if message.event == "board":
+                        base = int(message.data.split("\n", 1)[0])
+                        busy = self.fetching or self.tapping
+                        if base == self.shown and not busy:
+                            self._shows(version, now)
+                            self.pushed += 1
+                            continue
+                    self.want(public_id, version)
+
+    def _shows(self, version: int, when: float) -> None:
+        for seen in range(self.shown + 1, version + 1):
+            self.boards.setdefault(seen, when)
+        self.shown = max(self.shown, version)
+
+    def want(self, public_id: str, version: int) -> None:
+        self.wanted = max(self.wanted, version)
+        if self.tapping or version <= self.shown:
+            return
+        task = asyncio.create_task(self._board(public_id, version))
+        self.fetches.add(task)
+        task.add_done_callback(self.fetches.discard)
+
+    def tapped(self, public_id: str, version: int) -> None:
+        """The tap's answer is in: the board shows ``version``; news that came
+        meanwhile is fetched only if it is newer (as live.js does)."""
+        self.tapping = False
+        self._shows(version, time.perf_counter())
+        if self.wanted > self.shown:
+            self.want(public_id, self.wanted)
 
     async def _board(self, public_id: str, version: int) -> None:
         """Fetch the board the stream announced, as live.js does: one fetch at
@@ -137,6 +182,7 @@ class Phone:
         try:
             while True:
                 self.again = False
+                self.fetched += 1
                 response = await self.client.get(
                     f"/games/{public_id}/board",
                     params={"since": self.shown},
@@ -199,16 +245,22 @@ async def play_table(game, phones, deadline: float, pace: float, results):
                 break
             side, command = next_command(state, rng)
             started = time.perf_counter()
-            answer = await phones[side].client.post(
-                f"/games/{game['public_id']}/act",
-                data=_form(command, side, version),
-                headers={"X-CSRFToken": phones[side].token, "HX-Request": "true"},
-            )
+            actor = phones[side]
+            actor.tapping = True
+            try:
+                answer = await actor.client.post(
+                    f"/games/{game['public_id']}/act",
+                    data=_form(command, side, version),
+                    headers={"X-CSRFToken": actor.token, "HX-Request": "true"},
+                )
+            finally:
+                actor.tapping = False
             answered = time.perf_counter()
             if answer.status_code != 200:
                 results["errors"].append(f"{answer.status_code} {command['type']}")
                 continue
             new_version = int(answer.headers["X-Game-Version"])
+            actor.tapped(game["public_id"], new_version)
             if new_version == version:  # refused by the rules: shown on the board
                 results["refused"] += 1
                 continue
@@ -243,7 +295,9 @@ def _ms(values: list[float], q: float) -> str:
     return f"{values[index] * 1000:7.1f}"
 
 
-async def run_level(games: list[dict], base: str, seconds: float, pace: float):
+async def run_level(
+    games: list[dict], base: str, seconds: float, pace: float, on_connected=None
+):
     results = {
         "latency": [],
         "other": [],
@@ -254,13 +308,110 @@ async def run_level(games: list[dict], base: str, seconds: float, pace: float):
     }
     tables = await asyncio.gather(*(open_table(game, base) for game in games))
     deadline = time.perf_counter() + seconds  # once every phone is connected
+    if on_connected is not None:
+        on_connected()
     await asyncio.gather(
         *(
             play_table(game, phones, deadline, pace, results)
             for game, phones in zip(games, tables, strict=True)
         )
     )
+    phones = [phone for table in tables for phone in table.values()]
+    results["pushed"] = sum(phone.pushed for phone in phones)
+    results["fetched"] = sum(phone.fetched for phone in phones)
     return results
+
+
+def _generate(games, base, seconds, pace, settings, connected, out) -> None:
+    """The load generator, in a process of its own: the phones and the bot."""
+    os.environ.update(settings)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "confrontation_site.settings")
+    import logging
+
+    import django
+
+    django.setup()
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    out.send(asyncio.run(run_level(games, base, seconds, pace, connected.set)))
+
+
+def server_cpu_seconds(pid: int) -> float:
+    """User + system CPU time of the server process and its children."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        # fields[1] is the parent's pid; fields[11], [12]: utime, stime.
+        if int(entry) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / ticks
+    return total
+
+
+def measured_level(games, base, seconds, pace, settings) -> dict:
+    """One level: the generator in its own process, the server's CPU time
+    counted from when every phone is connected to the level's end."""
+    context = multiprocessing.get_context("spawn")
+    connected = context.Event()
+    receiver, sender = context.Pipe(duplex=False)
+    process = context.Process(
+        target=_generate,
+        args=(games, base, seconds, pace, settings, connected, sender),
+    )
+    process.start()
+    pid = SERVER_PIDS[base]
+    connected.wait(timeout=300)
+    before = server_cpu_seconds(pid)
+    results = receiver.recv()
+    results["cpu"] = server_cpu_seconds(pid) - before
+    process.join(timeout=60)
+    return results
+
+
+def action_alone(count: int = 60) -> tuple[float, float]:
+    """ms of CPU per action and median ms of wall time, in this process
+    (Django's test client: the view, the service, the answer rendered; no
+    stream, no HTTP), on a game of its own."""
+    import contextlib
+    import io
+    import json
+
+    from django.test import Client
+
+    from battles.models.games import Game
+    from tests.support.game_bot import next_command
+    from tests.support.live_setup import setup_games
+
+    with contextlib.redirect_stdout(io.StringIO()) as printed:
+        setup_games(1)
+    game = json.loads(printed.getvalue().strip().splitlines()[-1])[0]
+    clients = {}
+    for side in "ab":
+        client = Client(HTTP_ACCEPT_ENCODING="br, gzip")
+        client.cookies["sessionid"] = game["sessions"][side]
+        clients[side] = client
+    rng = random.Random(7)
+    cpu, wall = [], []
+    url = f"/games/{game['public_id']}/act"
+    for _ in range(count):
+        state, version = _read_state(game["id"])
+        if state["phase"] == "finished":
+            break
+        side, command = next_command(state, rng)
+        started, started_cpu = time.perf_counter(), time.process_time()
+        response = clients[side].post(
+            url, _form(command, side, version), HTTP_HX_REQUEST="true"
+        )
+        wall.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - started_cpu)
+        assert response.status_code == 200, response.status_code
+    Game.objects.filter(pk=game["id"]).delete()
+    return sum(cpu) / len(cpu) * 1000, sorted(wall)[len(wall) // 2] * 1000
 
 
 def _error_causes(log: Path) -> list[str]:
@@ -276,7 +427,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--pace", type=float, default=PACE_SECONDS)
     parser.add_argument("--workers", type=int, default=0)
+    parser.add_argument(
+        "--levels",
+        default=",".join(str(level) for level in LEVELS),
+        help="tables per level, comma-separated",
+    )
     args = parser.parse_args()
+    levels = [int(level) for level in args.levels.split(",") if level.strip()]
 
     scratch = Path(tempfile.mkdtemp(prefix="confrontation-bench-live-"))
     workers = args.workers or (2 if args.database == "postgres" else 1)
@@ -307,8 +464,12 @@ def main() -> None:
         ALLOWED_HOSTS="127.0.0.1,localhost",
         SECURE_SSL_REDIRECT="false",
     )
-    # The bench process reads states from the same database (read only).
+    # The bench process reads states from the same database (read only), and
+    # times the action alone in process, as in production (DEBUG off).
     os.environ.update(settings)
+    for name in ("DEBUG", "SECRET_KEY", "SECURE_SSL_REDIRECT"):
+        os.environ[name] = env[name]
+    os.environ["ALLOWED_HOSTS"] = "testserver"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "confrontation_site.settings")
     import logging
 
@@ -323,14 +484,15 @@ def main() -> None:
         rows = []
         server_log = scratch / "server.log"
         with uvicorn(env, workers=workers, log=server_log) as base:
-            for count in LEVELS:
+            for count in levels:
                 games = shell_json(
                     f"from tests.support.live_setup import setup_games; "
                     f"setup_games({count})",
                     env,
                 )
-                results = asyncio.run(run_level(games, base, args.seconds, args.pace))
+                results = measured_level(games, base, args.seconds, args.pace, settings)
                 rows.append((count, results))
+        alone_cpu, alone_wall = action_alone()
         print(
             f"\nShared live games over HTTP on loopback ({args.database}, "
             f"bus {settings['LIVE_BUS']}, {workers} uvicorn process(es), "
@@ -340,15 +502,19 @@ def main() -> None:
         print(
             "games  streams  actions  act/s  latency ms (median  p95)  "
             "other phone's board from the tap ms (median  p95)  "
-            "spectator (median  p95)  lost  errors"
+            "spectator (median  p95)  pushed/fetched  server CPU ms/action  "
+            "lost  errors"
         )
         for count, r in rows:
+            actions = max(1, len(r["latency"]))
+            r["cpu_ms"] = r["cpu"] / actions * 1000
             print(
                 f"{count:5d}  {count * 3:7d}  {len(r['latency']):7d}  "
                 f"{len(r['latency']) / args.seconds:5.1f}  "
                 f"{_ms(r['latency'], 0.5)}  {_ms(r['latency'], 0.95)}"
                 f"              {_ms(r['other'], 0.5)}  {_ms(r['other'], 0.95)}"
                 f"                    {_ms(r['watch'], 0.5)}  {_ms(r['watch'], 0.95)}"
+                f"  {r['pushed']:6d}/{r['fetched']:<6d}  {r['cpu_ms']:8.1f}"
                 f"  {r['lost']:4d}  {len(r['errors']):6d}"
             )
             if r["errors"]:
@@ -362,8 +528,13 @@ def main() -> None:
             if r["other"] and _p95(r["other"]) <= TARGET_P95 and not r["errors"]
         ]
         print(
+            f"The action alone in process: {alone_cpu:.1f} ms of CPU "
+            f"(median {alone_wall:.1f} ms of wall time)"
+        )
+        at = dict(rows)[max(held)] if held else rows[0][1]
+        print(
             f"RESULT tables_held_at_p95_150ms={max(held) if held else 0} "
-            f"(of levels {', '.join(str(count) for count, _r in rows)})"
+            f"cpu_ms_per_action={at['cpu_ms']:.1f} action_alone_ms={alone_cpu:.1f}"
         )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

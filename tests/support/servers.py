@@ -75,6 +75,9 @@ def shell_json(code: str, env: dict[str, str]) -> object:
     return json.loads(out.strip().splitlines()[-1])
 
 
+SERVER_PIDS: dict[str, int] = {}  # base URL -> the server's process id
+
+
 @contextmanager
 def serving(
     module: list[str],
@@ -101,6 +104,7 @@ def serving(
         text=True,
     )
     base = f"http://127.0.0.1:{port}"
+    SERVER_PIDS[base] = process.pid
     try:
         deadline = time.monotonic() + ready_timeout
         while True:

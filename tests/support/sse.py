@@ -19,7 +19,7 @@ def parse_sse(text: str) -> tuple[list[SSEMessage], list[str], str]:
     *blocks, rest = text.split("\n\n")
     for block in blocks:
         message = SSEMessage()
-        fields = False
+        fields = fields_data = False
         for line in block.split("\n"):
             if line.startswith(":"):
                 comments.append(line[1:].strip())
@@ -30,15 +30,22 @@ def parse_sse(text: str) -> tuple[list[SSEMessage], list[str], str]:
                 message.id, fields = value, True
             elif name == "event":
                 message.event, fields = value, True
-            elif name == "data":
-                message.data, fields = value, True
+            elif name == "data":  # several data lines join with newlines
+                message.data = f"{message.data}\n{value}" if fields_data else value
+                fields = fields_data = True
         if fields and message.data:
             messages.append(message)
     return messages, comments, rest
 
 
 def versions(messages: list[SSEMessage]) -> list[int]:
-    """The versions a game's stream announced: each message a ``version`` event
-    whose id is its data."""
-    assert all(m.event == "version" and m.id == m.data for m in messages)
+    """The versions a game's stream announced: each message a ``version``
+    event whose id is its data, or a ``board`` event (what changed, pushed)
+    whose first data line is the version it applies to."""
+    for m in messages:
+        assert m.event in ("version", "board"), m.event
+        if m.event == "version":
+            assert m.id == m.data
+        else:
+            assert m.data.split("\n", 1)[0].isdigit()
     return [int(m.id) for m in messages]

@@ -1,0 +1,244 @@
+"""What changed is pushed through the stream, once per viewpoint (issue 25).
+
+After an action, each stream of the game carries the answer its phone would
+have fetched (``/board?since=``), as its seat may see it: the other side's
+and the spectators' never hold a private card. The process looks at the game
+once per action and renders once per viewpoint, however many watch.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.db import connection
+from django.test import AsyncClient, Client
+from django.urls import reverse
+
+from battles.live import stream as live_stream
+from battles.models.armies import Owner
+from battles.models.games import Game, SeatRole
+from battles.services.games import perform_action
+from tests.battles.test_live_stream import open_stream
+from tests.support.aio import run_async
+from tests.support.cast import OPPONENT, OWNER, SPECTATOR, phone_of
+from tests.support.game_bot import next_command
+from tests.support.live import seat, two_phone_game
+
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("english"),
+]
+
+SIDE_OF = {"a": OWNER, "b": OPPONENT}
+
+
+def _to_first_draw(game: Game) -> Game:
+    """The bot plays the set-up until a side is to draw its first card."""
+    rng = random.Random(3)
+    for _ in range(40):
+        game.refresh_from_db()
+        state = game.state
+        if state["phase"] == "activation" and state["active"] is None:
+            return game
+        side, command = next_command(state, rng)
+        perform_action(game, side, command)
+    raise AssertionError("no activation draw within 40 actions")
+
+
+@pytest.fixture
+def game():
+    game = _to_first_draw(two_phone_game())
+    connection.close()
+    return game
+
+
+def _act(game_id: int, side: str, command: dict) -> int:
+    try:
+        game = Game.objects.get(pk=game_id)
+        return perform_action(game, side, command).game.version
+    finally:
+        connection.close()
+
+
+act = sync_to_async(_act, thread_sensitive=False)
+
+
+def _fetched(who: Owner, game: Game, since: int) -> str:
+    """What this phone would fetch to catch up from ``since`` (htmx)."""
+    try:
+        client = phone_of(who, Client(HTTP_ACCEPT_LANGUAGE="en"))
+        url = reverse("game_board", args=[game.public_id])
+        response = client.get(url, {"since": since}, HTTP_HX_REQUEST="true")
+        assert response.status_code == 200
+        return response.content.decode()
+    finally:
+        connection.close()
+
+
+fetched = sync_to_async(_fetched, thread_sensitive=False)
+
+PERSONAL = re.compile(r'name="(tap|csrfmiddlewaretoken)" value="[^"]*"')
+
+
+def same_but_personal(html: str) -> str:
+    """``html`` with its tap keys and CSRF tokens (each phone's own) blanked."""
+    return PERSONAL.sub(r'name="\1" value=""', html).strip()
+
+
+def reserve_cell(html: str, side: str) -> str:
+    """The "Reserve" cell of ``side``'s row in the draws table."""
+    row = re.search(
+        rf'<tr class="side-{side}"><th scope="row">{side.upper()}</th>'
+        r'<td class="num">\d+</td><td>(.*?)</td>',
+        html,
+    )
+    assert row, "no draws table in the push"
+    return row.group(1)
+
+
+def board(message) -> tuple[int, str]:
+    assert message.event == "board", message
+    base, _, html = message.data.partition("\n")
+    return int(base), html
+
+
+def test_the_other_side_and_spectators_get_what_they_may_see_pushed(game):
+    """The speaker puts its top card in reserve (hidden, IV-B-1); the other
+    side then draws: the speaker's stream names its reserve, the spectator's
+    does not; then the speaker draws: the other side's push does not name it.
+    Each push is what that phone would have fetched, to the byte."""
+    speaker = game.state["draw"]["speaker"]
+    other = "b" if speaker == "a" else "a"
+    phones = {
+        "speaker": phone_of(SIDE_OF[speaker], AsyncClient(HTTP_ACCEPT_LANGUAGE="en")),
+        "other": phone_of(SIDE_OF[other], AsyncClient(HTTP_ACCEPT_LANGUAGE="en")),
+        "spectator": phone_of(SPECTATOR, AsyncClient(HTTP_ACCEPT_LANGUAGE="en")),
+    }
+    reserved_version = _act(game.pk, speaker, {"type": "draw", "action": "reserve"})
+    game.refresh_from_db()
+    reserved = game.state["draw"]["reserved"][speaker]
+    card_name = game.state["cards"][reserved]["name"]
+    assert game.state["draw"]["speaker"] == other
+
+    async def scenario():
+        streams = {
+            name: await open_stream(phone, game, since=reserved_version)
+            for name, phone in phones.items()
+        }
+        for stream in streams.values():
+            await stream.quiet_for(0.2)
+        first = await act(game.pk, other, {"type": "draw", "action": "draw"})
+        for name in ("speaker", "spectator"):
+            await streams[name].messages_until(1)
+        await streams["other"].messages_until(1)
+        fetches = {
+            "speaker": await fetched(SIDE_OF[speaker], game, reserved_version),
+            "spectator": await fetched(SPECTATOR, game, reserved_version),
+        }
+        for stream in streams.values():
+            await stream.close()
+        return first, {n: s.messages for n, s in streams.items()}, fetches
+
+    first, received, fetches = run_async(scenario())
+    # The side that drew has its tap's answer: its stream only says the version.
+    assert [(m.event, m.id) for m in received["other"]] == [("version", str(first))]
+    for name in ("speaker", "spectator"):
+        assert len(received[name]) == 1
+        base, html = board(received[name][0])
+        assert (base, received[name][0].id) == (reserved_version, str(first))
+        assert same_but_personal(html) == same_but_personal(fetches[name])
+        assert 'name="csrfmiddlewaretoken"' in html or name == "spectator"
+        assert "live-csrf-placeholder" not in html
+        assert "live-tap-placeholder" not in html
+    assert card_name in reserve_cell(board(received["speaker"][0])[1], speaker)
+    assert card_name not in reserve_cell(board(received["spectator"][0])[1], speaker)
+    assert card_name not in board(received["spectator"][0])[1]
+
+
+def test_the_other_side_never_reads_the_speakers_reserve(game):
+    speaker = game.state["draw"]["speaker"]
+    other = "b" if speaker == "a" else "a"
+    _act(game.pk, speaker, {"type": "draw", "action": "reserve"})
+    game.refresh_from_db()
+    card_name = game.state["cards"][game.state["draw"]["reserved"][speaker]]["name"]
+    # The other side plays its activation, until the speaker is to draw again.
+    rng = random.Random(5)
+    for _ in range(30):
+        game.refresh_from_db()
+        state = game.state
+        if state["active"] is None and state["draw"]["speaker"] == speaker:
+            break
+        side, command = next_command(state, rng)
+        assert side == other
+        perform_action(game, side, command)
+    assert game.state["draw"]["reserved"][speaker] is not None
+    connection.close()
+    phone = phone_of(SIDE_OF[other], AsyncClient(HTTP_ACCEPT_LANGUAGE="en"))
+
+    async def scenario():
+        stream = await open_stream(phone, game, since=game.version)
+        await stream.quiet_for(0.2)
+        await act(game.pk, speaker, {"type": "draw", "action": "draw"})
+        await stream.messages_until(1)
+        await stream.close()
+        return stream.messages
+
+    messages = run_async(scenario())
+    assert [m.event for m in messages] == ["board"]
+    html = board(messages[0])[1]
+    assert card_name not in reserve_cell(html, speaker)
+    assert "1 card" in reserve_cell(html, speaker)
+
+
+def test_one_look_per_action_and_one_render_per_viewpoint(game, monkeypatch):
+    """Five spectators, both sides: per action the process looks at the game
+    once and renders twice (the spectators once, the side that did not act
+    once); every stream gets its message."""
+    for number in range(4):
+        seat(game, Owner(guest_key=f"another-spectator-{number}"), SeatRole.SPECTATOR)
+    connection.close()
+    watchers = [SPECTATOR] + [f"another-spectator-{n}" for n in range(4)]
+    phones = [phone_of(w, AsyncClient(HTTP_ACCEPT_LANGUAGE="en")) for w in watchers]
+    phones += [
+        phone_of(OWNER, AsyncClient(HTTP_ACCEPT_LANGUAGE="en")),
+        phone_of(OPPONENT, AsyncClient(HTTP_ACCEPT_LANGUAGE="en")),
+    ]
+    looks, renders = [], []
+    changes, render = live_stream._changes, live_stream.render_changes
+
+    def counted_changes(*args):
+        looks.append(args[1])
+        return changes(*args)
+
+    def counted_render(game, base, viewpoints):
+        pages = render(game, base, viewpoints)
+        renders.extend(pages)
+        return pages
+
+    monkeypatch.setattr(live_stream, "_changes", counted_changes)
+    monkeypatch.setattr(live_stream, "render_changes", counted_render)
+    speaker = game.state["draw"]["speaker"]
+
+    async def scenario():
+        streams = [await open_stream(p, game, since=game.version) for p in phones]
+        for stream in streams:
+            await stream.quiet_for(0.05)
+        version = await act(game.pk, speaker, {"type": "draw", "action": "draw"})
+        for stream in streams:
+            await stream.messages_until(1)
+        for stream in streams:
+            await stream.close()
+        return version, [s.messages for s in streams]
+
+    version, received = run_async(scenario())
+    assert len(looks) == 1
+    assert sorted(v.side or "spectator" for v in renders) == sorted(
+        ["spectator", "b" if speaker == "a" else "a"]
+    )
+    for messages in received:
+        assert [m.id for m in messages] == [str(version)]
+    assert all(m[0].event == "board" for m in received[:5])
+    assert not live_stream.open_rooms()
