@@ -35,6 +35,7 @@ run: $(VENV)/.run-installed
 	  export ALLOWED_HOSTS="$${ALLOWED_HOSTS:-127.0.0.1,localhost,[::1]$${LAN:+,$$LAN}}"; \
 	  echo "Allowed hosts: $$ALLOWED_HOSTS"; \
 	fi; \
+	export DEBUG="$${DEBUG:-false}" PLAIN_HTTP=true; \
 	exec $(PY) -m confrontation_site.serve --host $(HOST) --port $(PORT) --lifespan off
 
 ## Find or install Debian's Chromium for the browser tests.

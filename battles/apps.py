@@ -6,3 +6,10 @@ class BattlesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "battles"
     verbose_name = _("Battles")
+
+    def ready(self) -> None:
+        from django.contrib.auth.signals import user_logged_in
+
+        from battles.league_notices import tell_on_sign_in
+
+        user_logged_in.connect(tell_on_sign_in, dispatch_uid="league_notices")

@@ -11,3 +11,16 @@ class PublicIdConverter:
 
     def to_url(self, value: str) -> str:
         return value
+
+
+class DatabaseIdConverter:
+    """A row's id that fits the database's 64-bit integer (at most 18 digits):
+    a larger number is a 404, never an overflow in the query."""
+
+    regex = r"[0-9]{1,18}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value) -> str:
+        return str(value)

@@ -1,14 +1,14 @@
 """Reading a player's tap (an HTML form post) into a rules command.
 
 Everything a phone sends is untrusted: each field is checked for its type and
-size here; the rules then check that the command is legal. A bad field gives
-``FieldError`` (``battles.validation``) with a message for the player, and
-nothing is applied.
+size here, as ``rules.game.kinds.COMMAND_FIELDS`` declares it (a new command
+needs no parsing of its own); the rules then check that the command is legal.
+A bad field gives ``FieldError`` (``battles.validation``) with a message for
+the player, and nothing is applied.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,9 +28,8 @@ from battles.validation import (
     parse_faces,
 )
 from rules.game import COMMANDS
+from rules.game.kinds import COMMAND_FIELDS, MAX_ID, MAX_LIST, Field
 
-MAX_ID = 24
-MAX_LIST = 60
 MAX_TAP_KEY = 64
 
 
@@ -43,59 +42,74 @@ class Tap:
     version: int | None
     key: str
     faces: list[int] | None
+    # Several commands of one type in one tap (a side's whole placement,
+    # VII-C-1): applied in order as one action; ``command`` is the first.
+    commands: tuple[dict[str, Any], ...] = ()
 
 
-def _text(data: QueryDict, name: str, *, required: bool = True) -> str | None:
-    value = check_text(data.get(name), name, max_length=MAX_ID, required=required)
-    return value or None
+def _bool(raw: str | None) -> bool:
+    return (raw or "").strip().lower() in ("1", "true", "on", "yes")
 
 
-def _int(data: QueryDict, name: str, low: int, high: int) -> int:
-    return check_int(data.get(name), name, low, high)
-
-
-def _float(data: QueryDict, name: str, low: float, high: float) -> float:
-    return check_float(
-        data.get(name),
-        name,
-        low,
-        high,
-        message=_("Enter a distance in cm, e.g. 18 or 18.5."),
-    )
-
-
-def _list(data: QueryDict, name: str) -> list[str]:
+def _list(data: QueryDict, spec: Field) -> list[str]:
+    most = spec.max_items or MAX_LIST
     values = [
-        check_text(v, name, max_length=MAX_ID)
-        for v in data.getlist(name)[: MAX_LIST + 1]
+        check_text(v, spec.name, max_length=spec.max_length or MAX_ID)
+        for v in data.getlist(spec.name)[: most + 1]
     ]
     values = [v for v in values if v]
-    if len(values) > MAX_LIST:
-        raise FieldError(_("Too many values."), name)
+    if len(values) > most:
+        raise FieldError(_("Too many values."), spec.name)
     return values
 
 
-def _combat_choices(data: QueryDict) -> dict[str, Any]:
-    """ "opponent:<fighter>" fields: whom each fighter faces (IV-C); none: the
-    split the app suggested."""
-    names = [key for key in data if key.startswith("opponent:")]
-    if len(names) > MAX_LIST:
-        raise FieldError(_("Too many values."), "opponent")
-    choices = {}
+def _map(data: QueryDict, spec: Field) -> dict[str, str]:
+    """Fields named ``prefix<key>`` (e.g. "opponent:<fighter>"), as a dict."""
+    names = [key for key in data if key.startswith(spec.prefix)]
+    if len(names) > (spec.max_items or MAX_LIST):
+        raise FieldError(_("Too many values."), spec.name)
+    found = {}
     for key in names:
-        fighter = check_text(
-            key.removeprefix("opponent:"), "opponent", max_length=MAX_ID
+        length = spec.max_length or MAX_ID
+        item = check_text(key.removeprefix(spec.prefix), spec.name, max_length=length)
+        value = check_text(data.get(key), spec.name, max_length=length)
+        if item and value:
+            found[item] = value
+    return found
+
+
+def _value(data: QueryDict, spec: Field) -> Any:
+    """One declared field (``rules.game.kinds.Field``) read and checked; None
+    when it is optional and was not sent."""
+    if spec.type == "list":
+        return _list(data, spec) or (None if not spec.required else [])
+    if spec.type == "map":
+        return _map(data, spec) or None
+    raw = data.get(spec.name)
+    if spec.type == "bool":
+        return spec.default if raw is None else _bool(raw)
+    if not (raw or "").strip() and not spec.required:
+        return spec.default
+    if spec.type == "int":
+        return check_int(raw, spec.name, spec.low, spec.high)
+    if spec.type == "float":
+        return check_float(
+            raw,
+            spec.name,
+            spec.low,
+            spec.high,
+            message=_("Enter a distance in cm, e.g. 18 or 18.5."),
         )
-        value = check_text(data.get(key), "opponent", max_length=MAX_ID)
-        if fighter and value:
-            choices[fighter] = value
-    if not choices:
-        return {"combats": "suggested"}
-    return {"choices": choices}
-
-
-def _bool(data: QueryDict, name: str) -> bool:
-    return data.get(name, "") in ("1", "true", "on", "yes")
+    longest = max((len(str(c)) for c in spec.choices), default=0)
+    text = check_text(
+        raw,
+        spec.name,
+        max_length=spec.max_length or max(longest, MAX_ID),
+        required=spec.required,
+    )
+    if spec.type == "choice" and text not in spec.choices:
+        raise FieldError(_("Choose one of the options offered."), spec.name)
+    return text
 
 
 def _form_command(form_class, data: QueryDict) -> dict[str, Any]:
@@ -107,92 +121,33 @@ def _form_command(form_class, data: QueryDict) -> dict[str, Any]:
     return form.command()
 
 
+# The tools at the table have a form of their own (shown on the phone, with a
+# message for each field and the checks across fields); their taps are read
+# by that form. Every other command is read from its declaration.
+FORM_COMMANDS = {
+    "characteristic_test": CharacteristicTestForm,
+    "scatter": ScatterForm,
+    "record_effect": LastingEffectForm,
+}
+
+
 def _fields(data: QueryDict, command_type: str) -> dict[str, Any]:
-    get: dict[str, Callable[[], dict[str, Any]]] = {
-        "set_sequence": lambda: {"order": _list(data, "order")},
-        "choose_tactics_fighter": lambda: {"fighter": _text(data, "fighter")},
-        "choose_first": lambda: {"first": _text(data, "first")},
-        "draw": lambda: {"action": _text(data, "action")},
-        "end_activation": dict,
-        "declare": lambda: {
-            "fighter": _text(data, "fighter"),
-            "action": _text(data, "action"),
-            "targets": _list(data, "targets"),
-        },
-        "disengage": lambda: {
-            "fighter": _text(data, "fighter"),
-            "method": _text(data, "method"),
-            "free_side": not _bool(data, "no_free_side"),
-        },
-        "shoot": lambda: {
-            "fighter": _text(data, "fighter"),
-            "target": _text(data, "target"),
-            "distance_cm": _float(data, "distance_cm", 0, 1000),
-            "nearest_friend": _text(data, "nearest_friend", required=False),
-        },
-        "set_contact": lambda: {
-            "one": _text(data, "one"),
-            "two": _text(data, "two"),
-            "contact": _bool(data, "contact"),
-        },
-        "form_combats": lambda: _combat_choices(data),
-        "choose_combat": lambda: {"combat": _int(data, "combat", 0, 500)},
-        "set_combat_dice": lambda: {
-            "fighter": _text(data, "fighter"),
-            "attack": _int(data, "attack", 0, 10),
-            "defence": _int(data, "defence", 0, 10),
-        },
-        "set_attack_difficulty": lambda: {
-            "difficulty": (
-                "DEF"
-                if (data.get("difficulty") or "DEF").strip() in ("", "DEF")
-                else _int(data, "difficulty", 0, 30)
-            )
-        },
-        "attack": lambda: {
-            "attacker": _text(data, "attacker"),
-            "target": _text(data, "target"),
-        },
-        "parry": lambda: {"parry": _bool(data, "parry")},
-        "end_combat": dict,
-        "tick_upkeep": lambda: {
-            "key": check_text(data.get("key"), "key", max_length=200),
-            "rallied": _bool(data, "rallied"),
-            "value": _int(data, "value", 0, 99) if data.get("value") else None,
-            "pay": _bool(data, "pay"),
-            **(
-                {"difficulty": _int(data, "difficulty", 1, 30)}
-                if data.get("difficulty")
-                else {}
-            ),
-        },
-        "characteristic_test": lambda: _form_command(CharacteristicTestForm, data),
-        "scatter": lambda: _form_command(ScatterForm, data),
-        "record_effect": lambda: _form_command(LastingEffectForm, data),
-        "end_effect": lambda: {
-            "effect": check_text(data.get("effect"), "effect", max_length=60)
-        },
-        "set_mystic": lambda: {
-            "fighter": _text(data, "fighter"),
-            "mana": _int(data, "mana", 0, 99) if data.get("mana") else None,
-            "faith": _int(data, "faith", 0, 99) if data.get("faith") else None,
-        },
-        "set_routed": lambda: {
-            "fighter": _text(data, "fighter"),
-            "routed": _bool(data, "routed"),
-        },
-        "concede": dict,
-        "roll": dict,
-        "reroll": dict,
-        "keep": dict,
-    }
-    return get[command_type]()
+    """The command's fields as ``rules.game.kinds.COMMAND_FIELDS`` declares
+    them; a field left out and optional without a default is not sent on."""
+    if command_type in FORM_COMMANDS:
+        return _form_command(FORM_COMMANDS[command_type], data)
+    fields = {}
+    for spec in COMMAND_FIELDS[command_type]:
+        value = _value(data, spec)
+        if value is not None:
+            fields[spec.name] = value
+    return fields
 
 
 def parse_tap(data: QueryDict, default_side: str | None) -> Tap:
     """The tap a form posted; ``FieldError`` for anything malformed."""
     command_type = data.get("type", "")
-    if command_type not in COMMANDS:
+    if command_type not in COMMANDS or command_type not in COMMAND_FIELDS:
         raise FieldError(_("Unknown action."), "type")
     side = data.get("side") or default_side or ""
     if side not in ("a", "b"):
@@ -200,11 +155,34 @@ def parse_tap(data: QueryDict, default_side: str | None) -> Tap:
     version = parse_version(data)
     key = parse_tap_key(data)
     faces = parse_faces(data.get("faces")) if data.get("faces") else None
-    command = {"type": command_type, **_fields(data, command_type)}
-    for name in ("amplified", "attenuated"):
-        if data.get(name):
-            command[name] = _int(data, name, 0, 5)
-    return Tap(side=side, command=command, version=version, key=key, faces=faces)
+    each = _list(data, Field("each", "list", required=False))
+    if each:
+        # Several commands in one tap: the fields of item k are posted as
+        # "k:<field>" (k: a fighter's id, say).
+        commands = tuple(
+            {"type": command_type, **_fields(_item(data, k), command_type)}
+            for k in each
+        )
+    else:
+        commands = ({"type": command_type, **_fields(data, command_type)},)
+    return Tap(
+        side=side,
+        command=commands[0],
+        version=version,
+        key=key,
+        faces=faces,
+        commands=commands,
+    )
+
+
+def _item(data: QueryDict, key: str) -> QueryDict:
+    """The fields "key:<name>" of one item of a tap, as "<name>"."""
+    prefix = f"{key}:"
+    item = QueryDict(mutable=True)
+    for name in data:
+        if name.startswith(prefix):
+            item.setlist(name.removeprefix(prefix), data.getlist(name))
+    return item
 
 
 def parse_version(data: QueryDict) -> int | None:

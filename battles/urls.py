@@ -4,10 +4,11 @@ their names unchanged."""
 
 from django.urls import include, path, register_converter
 
-from battles.converters import PublicIdConverter
+from battles.converters import DatabaseIdConverter, PublicIdConverter
 from battles.views import core
 
 register_converter(PublicIdConverter, "public_id")
+register_converter(DatabaseIdConverter, "dbid")
 
 urlpatterns = [
     path("", core.home, name="home"),
@@ -75,9 +76,16 @@ urlpatterns += [
                 path("tools/<slug:tool>", games.game_tool, name="game_tool"),
                 path("undo", games.game_undo, name="game_undo"),
                 path("undo/answer", games.game_undo_answer, name="game_undo_answer"),
+                path("dice-mode", games.game_dice_mode, name="game_dice_mode"),
+                path(
+                    "dice-mode/answer",
+                    games.game_dice_mode_answer,
+                    name="game_dice_mode_answer",
+                ),
                 path("sequence", games.game_sequence_move, name="game_sequence_move"),
                 path("view-as", games.game_view_as, name="game_view_as"),
                 path("log", games.game_log, name="game_log"),
+                path("log.json", games.game_log_json, name="game_log_json"),
                 path("verify", games.game_verify, name="game_verify"),
             ]
         ),
@@ -133,24 +141,24 @@ from battles.views import league  # noqa: E402
 urlpatterns += [
     path("clubs/", league.club_list, name="clubs"),
     path(
-        "clubs/<int:club_id>/",
+        "clubs/<dbid:club_id>/",
         include(
             [
                 path("", league.club_page, name="club"),
                 path("admin/", league.club_admin, name="club_admin"),
                 path("invite", league.club_invite, name="club_invite"),
                 path(
-                    "invitations/<int:invitation_id>.svg",
+                    "invitations/<dbid:invitation_id>.svg",
                     league.club_invite_qr,
                     name="club_invite_qr",
                 ),
                 path(
-                    "invitations/<int:invitation_id>/revoke",
+                    "invitations/<dbid:invitation_id>/revoke",
                     league.club_invite_revoke,
                     name="club_invite_revoke",
                 ),
                 path(
-                    "members/<int:user_id>/<str:action>",
+                    "members/<dbid:user_id>/<str:action>",
                     league.club_member_action,
                     name="club_member_action",
                 ),
@@ -167,7 +175,7 @@ urlpatterns += [
     path("league/waiting", league.waiting, name="league_waiting"),
     path("league/waiting/stream", league.waiting_stream, name="league_waiting_stream"),
     path(
-        "league/<int:season_id>/",
+        "league/<dbid:season_id>/",
         include(
             [
                 path("", league.season_page, name="season"),
@@ -179,7 +187,7 @@ urlpatterns += [
                 path("peoples/", league.season_peoples, name="season_peoples"),
                 path("schedule/", league.season_schedule, name="season_schedule"),
                 path(
-                    "players/<int:user_id>/",
+                    "players/<dbid:user_id>/",
                     league.season_player,
                     name="season_player",
                 ),
@@ -191,6 +199,7 @@ urlpatterns += [
                 path(
                     "results.csv", league.season_results_csv, name="season_results_csv"
                 ),
+                path("t3.csv", league.season_t3_csv, name="season_t3_csv"),
                 path("print/", league.season_print, name="season_print"),
                 path("share/", league.season_share, name="season_share"),
                 path(
@@ -198,21 +207,28 @@ urlpatterns += [
                     league.season_public_renew,
                     name="season_public_renew",
                 ),
+                path(
+                    "share/public",
+                    league.season_public_switch,
+                    name="season_public_switch",
+                ),
             ]
         ),
     ),
     # Not under one include: the prefix would take "key.svg" whole as the key.
-    path("league/public/<str:key>/", league.season_public, name="season_public"),
+    path("league/public/<public_id:key>/", league.season_public, name="season_public"),
     path(
-        "league/public/<str:key>/stream",
+        "league/public/<public_id:key>/stream",
         league.season_public_stream,
         name="season_public_stream",
     ),
     path(
-        "league/public/<str:key>.svg", league.season_public_qr, name="season_public_qr"
+        "league/public/<public_id:key>.svg",
+        league.season_public_qr,
+        name="season_public_qr",
     ),
     path(
-        "league/results/<int:result_id>/",
+        "league/results/<dbid:result_id>/",
         include(
             [
                 path("", league.result_page, name="result"),
@@ -243,3 +259,50 @@ if _settings.PASSWORD_RESET_BY_EMAIL:
     from battles import password_reset_urls  # noqa: E402
 
     urlpatterns += password_reset_urls.urlpatterns
+
+# --- Seasons managed and tournament days (issue #24) ------------------------
+from battles.views import seasons, tournament  # noqa: E402
+
+urlpatterns += [
+    path(
+        "league/<dbid:season_id>/",
+        include(
+            [
+                path("manage/", seasons.season_manage, name="season_manage"),
+                path(
+                    "manage/players",
+                    seasons.season_participants,
+                    name="season_participants",
+                ),
+                path("manage/<str:action>", seasons.season_state, name="season_state"),
+                path(
+                    "tournaments/new/", tournament.tournament_new, name="tournament_new"
+                ),
+            ]
+        ),
+    ),
+    path(
+        "league/tournaments/<dbid:tournament_id>/",
+        include(
+            [
+                path("", tournament.tournament_page, name="tournament"),
+                path(
+                    "rounds/", tournament.tournament_round_new, name="tournament_round"
+                ),
+                path("print/", tournament.tournament_print, name="tournament_print"),
+                path("qr.svg", tournament.tournament_qr, name="tournament_qr"),
+                path("tables", tournament.tournament_tables, name="tournament_tables"),
+                path(
+                    "tables/<dbid:pairing_id>/report",
+                    tournament.pairing_report,
+                    name="pairing_report",
+                ),
+                path(
+                    "tables/<dbid:pairing_id>/game",
+                    tournament.pairing_game,
+                    name="pairing_game",
+                ),
+            ]
+        ),
+    ),
+]

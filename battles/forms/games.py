@@ -11,7 +11,9 @@ from django.utils.translation import gettext_lazy as _
 from battles.models.armies import Army
 from battles.models.games import DiceMode, GameMode
 from battles.models.identity import Owner
+from battles.presenters.rulings import RULING_PREFIX, ruling_field_texts
 from battles.validation import CheckedForm
+from rules import melee
 from rules.game.state import CHARACTERISTICS, MAX_TURNS
 from rules.game.table_rolls import MAX_DIFFICULTY, MAX_LABEL, MAX_MODIFIER, USES
 from rules.game.upkeep_phase import DURATIONS, EFFECT_KINDS, MAX_EFFECT_TURNS, MAX_NAME
@@ -33,8 +35,15 @@ def playable_armies(owner: Owner):
 
 class ArmyChoiceField(forms.ModelChoiceField):
     def label_from_instance(self, army: Army) -> str:
-        prefix = _("Demo") if army.is_demo else _("Mine")
-        return f"{army.name} ({army.people.name}) · {prefix}"
+        """ "Name (people) · Demo", each said once: a demo army named
+        "Griffons d'Akkylannie (démo)" needs neither its people nor "Demo"."""
+        label = army.name
+        if army.people.name.lower() not in label.lower():
+            label += f" ({army.people.name})"
+        named_demo = any(word in label.lower() for word in ("démo", "demo"))
+        if not (army.is_demo and named_demo):
+            label += f" · {_('Demo') if army.is_demo else _('Mine')}"
+        return label
 
 
 class NewGameForm(CheckedForm):
@@ -60,7 +69,14 @@ class NewGameForm(CheckedForm):
         label=_("How you play"), choices=GameMode.choices, initial=GameMode.TWO_PHONES
     )
     dice_mode = forms.ChoiceField(
-        label=_("Dice"), choices=DiceMode.choices, initial=DiceMode.APP
+        label=_("Dice"),
+        choices=DiceMode.choices,
+        initial=DiceMode.APP,
+        help_text=_(
+            "Decided now for the whole game: with the app's dice no face can be "
+            "typed; switching later needs the other phone's agreement and is "
+            "written in the log."
+        ),
     )
     require_confirmation = forms.BooleanField(
         label=_("A wound on my fighters waits for my confirmation"), required=False
@@ -76,6 +92,16 @@ class NewGameForm(CheckedForm):
         if first_two:
             self.fields["army_a"].initial = first_two[0].pk
             self.fields["army_b"].initial = first_two[-1].pk
+        # Where the sources are silent: each house ruling, its default first.
+        for name, ruling in melee.HOUSE_RULINGS.items():
+            texts = ruling_field_texts(ruling)
+            self.fields[RULING_PREFIX + name] = forms.ChoiceField(
+                label=texts["label"],
+                choices=texts["choices"],
+                initial=ruling.default,
+                required=False,  # left out: the sources' default
+                help_text=texts["help"],
+            )
 
     def game_arguments(self) -> dict[str, Any]:
         data = self.cleaned_data
@@ -89,6 +115,10 @@ class NewGameForm(CheckedForm):
             "player_a": data["player_a"],
             "player_b": data["player_b"],
             "require_confirmation": data["require_confirmation"],
+            "house_rulings": {
+                name: data[RULING_PREFIX + name] or ruling.default
+                for name, ruling in melee.HOUSE_RULINGS.items()
+            },
         }
 
 
@@ -138,6 +168,9 @@ class CharacteristicTestForm(CheckedForm):
     label = forms.CharField(
         label=_("In a few words"), max_length=MAX_LABEL, required=False
     )
+    cost = _optional_number(
+        _("Mana or faith it costs"), 0, 99, _("A cost counts 0 to 99.")
+    )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -161,6 +194,8 @@ class CharacteristicTestForm(CheckedForm):
             "use": data["use"],
             "label": data["label"],
         }
+        if data["cost"]:
+            command["cost"] = data["cost"]
         if data["opponent"]:
             command["opponent"] = data["opponent"]
             if data["opponent_characteristic"]:

@@ -22,6 +22,7 @@ from battles.presenters.game import (
     table_rolls,
     upkeep,
 )
+from battles.presenters.rulings import ruling_note
 from battles.presenters.words import phase_word, side_word
 from rules.game import undone_actions
 
@@ -37,11 +38,14 @@ class LogLine:
     undone: bool
     disputed: bool
     faces: tuple[int, ...] = ()
+    typed: bool = False  # its action's faces were typed from real dice
 
 
-def _game_started(p, who, names):
+def _game_started(p, who, names, players=None):
+    """The first line names the sides as they are now (``players``: a player
+    who joined after the start replaces the army's name), else as created."""
     sides = p["state"]["sides"]
-    values = {"a": sides["a"]["name"], "b": sides["b"]["name"]}
+    values = {side: (players or {}).get(side) or sides[side]["name"] for side in "ab"}
     turns = p["state"]["turns"]
     text = ngettext(
         "Game started: %(a)s against %(b)s, %(turns)s turn.",
@@ -62,7 +66,9 @@ def _game_finished(p, who, names):
     if reason == "wiped_out":
         return _("Game over: an army was wiped out."), ""
     if reason == "conceded":
-        return _("Game over: %(side)s conceded.") % {"side": who}, ""
+        loser = {"a": "b", "b": "a"}.get(p.get("winner") or "", "")
+        side = side_word(loser, mid=True) if loser else who
+        return _("Game over: %(side)s conceded.") % {"side": side}, ""
     return _("Game over after the last turn."), ""
 
 
@@ -72,7 +78,7 @@ def _undone(p, who, names):
             "%(side)s undid its last action, which rolled dice, with "
             "%(other)s's agreement: the same roll gives the same faces."
         )
-        return text % {"side": who, "other": side_word(p["agreed_by"])}, ""
+        return text % {"side": who, "other": side_word(p["agreed_by"], mid=True)}, ""
     return _("%(side)s undid its last action.") % {"side": who}, ""
 
 
@@ -85,6 +91,31 @@ def _undo_refused(p, who, names):
     return _("%(side)s refused the undo: the roll stands.") % {"side": who}, ""
 
 
+def _dice_mode_word(mode: str) -> str:
+    if mode == "entered":
+        return _("faces typed from real dice")
+    return _("the app's seeded dice")
+
+
+def _dice_mode_requested(p, who, names):
+    text = _("%(side)s asks to switch the dice to %(mode)s.")
+    return text % {"side": who, "mode": _dice_mode_word(p["mode"])}, ""
+
+
+def _dice_mode_changed(p, who, names):
+    mode = _dice_mode_word(p["mode"])
+    if p.get("agreed_by"):
+        text = _("%(side)s agreed: the game now rolls %(mode)s.")
+        return text % {"side": who, "mode": mode}, ""
+    text = _("%(side)s switched the dice to %(mode)s.")
+    return text % {"side": who, "mode": mode}, ""
+
+
+def _dice_mode_refused(p, who, names):
+    text = _("%(side)s refused to switch the dice: they stay as they were.")
+    return text % {"side": who}, ""
+
+
 # Each phase's presenter words its own events; the game's own are here.
 WORDING: dict[str, Callable[..., tuple[str, str] | None]] = {
     "game_started": _game_started,
@@ -93,6 +124,9 @@ WORDING: dict[str, Callable[..., tuple[str, str] | None]] = {
     "undone": _undone,
     "undo_requested": _undo_requested,
     "undo_refused": _undo_refused,
+    "dice_mode_requested": _dice_mode_requested,
+    "dice_mode_changed": _dice_mode_changed,
+    "dice_mode_refused": _dice_mode_refused,
     **strategic.EVENTS,
     **activation.EVENTS,
     **combat.EVENTS,
@@ -102,7 +136,9 @@ WORDING: dict[str, Callable[..., tuple[str, str] | None]] = {
 
 
 def _describe(
-    event: Mapping[str, Any], labels: Mapping[str, str]
+    event: Mapping[str, Any],
+    labels: Mapping[str, str],
+    rulings: Mapping[str, str] | None = None,
 ) -> tuple[str, str] | None:
     """(text, section) for an event, or None for bookkeeping events."""
     table_roll = table_rolls.describe(event, labels)  # tests, scatter, effects
@@ -112,7 +148,13 @@ def _describe(
     if wording is None:
         return None
     side = event.get("side")
-    return wording(event.get("payload") or {}, side_word(side) if side else "", labels)
+    payload = event.get("payload") or {}
+    described = wording(payload, side_word(side) if side else "", labels)
+    note = ruling_note(payload, rulings)
+    if described and described[0] and note:
+        # A result a house ruling decided says so (rules.melee.HOUSE_RULINGS).
+        return f"{described[0]} ({note})", described[1]
+    return described
 
 
 # The phase before a step_changed into each phase (chapter 4: the phases of a
@@ -161,25 +203,41 @@ def log_lines(
     *,
     disputed: Iterable[int] = (),
     state: Mapping[str, Any] | None = None,
+    typed: Iterable[int] = (),
+    now: Mapping[str, Any] | None = None,
+    players: Mapping[str, str] | None = None,
 ) -> list[LogLine]:
     """The events worth a line, oldest first, with their turn and phase.
 
     ``events`` is the whole log, or with ``state`` (the game's snapshot) only
     its latest events: turn and phase are then read back from the state.
+    ``typed``: the actions whose faces were typed from real dice (marked).
+    ``now``: the game as it is (``state`` if given), for what stays hidden
+    for now (the other side's combat dice placed in secret). ``players``:
+    each side's name as it is now, for the first line.
     """
+    typed_actions = set(typed)
     undone = undone_actions(events)
     disputed_seqs = set(disputed)
     if state is not None:
         fighters = state["fighters"]
+        rulings = state.get("house_rulings")
         positions = _backward_positions(events, state)
     else:
-        fighters = events[0]["payload"]["state"]["fighters"] if events else {}
+        first = events[0]["payload"]["state"] if events else {}
+        fighters = first.get("fighters", {})
+        rulings = first.get("house_rulings")
         positions = _forward_positions(events)
     labels = {f: data["label"] for f, data in fighters.items()}
+    hidden = combat.hidden_placements(now or state, viewer_sides)
     lines = []
     for event, (turn, phase) in zip(events, positions, strict=True):
         payload = event.get("payload") or {}
-        described = _describe(event, labels)
+        described = _describe(event, labels, rulings)
+        if event["kind"] == "combat_updated" and hidden(payload):
+            described = combat.placed_in_secret(payload)
+        if event["kind"] == "game_started" and players:
+            described = _game_started(payload, "", labels, players)
         if not described or not described[0]:
             continue
         text, section = described
@@ -197,6 +255,28 @@ def log_lines(
                 undone=event["action"] in undone,
                 disputed=event["seq"] in disputed_seqs,
                 faces=faces,
+                typed=event["action"] in typed_actions and _shows_dice(event),
             )
         )
     return lines
+
+
+# The events that say what dice gave (a roll, a result): marked "typed" when
+# their action's faces were typed from real dice.
+DICE_KINDS = frozenset(
+    {
+        "roll_updated",
+        "tactics_won",
+        "test_resolved",
+        "opposed_resolved",
+        "scatter_rolled",
+        "split_rolled",
+        "wound_rolled",
+        "upkeep_ticked",
+        "combat_updated",
+    }
+)
+
+
+def _shows_dice(event: Mapping[str, Any]) -> bool:
+    return event["kind"] in DICE_KINDS

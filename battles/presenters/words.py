@@ -68,6 +68,11 @@ RANGE_BANDS = {
     "long": _("long range"),
 }
 SIDES = {"a": pgettext_lazy("side", "Side A"), "b": pgettext_lazy("side", "Side B")}
+# The same words within a sentence ("Waiting for side B", "en attente du camp B").
+SIDES_MID = {
+    "a": pgettext_lazy("side, mid-sentence", "side A"),
+    "b": pgettext_lazy("side, mid-sentence", "side B"),
+}
 
 
 def outcome_word(outcome: str) -> str:
@@ -86,8 +91,10 @@ def action_word(action: str) -> str:
     return str(ACTIONS.get(action, action))
 
 
-def side_word(side: str | None) -> str:
-    return str(SIDES.get(side or "", side or ""))
+def side_word(side: str | None, *, mid: bool = False) -> str:
+    """A side in words: "Side A" to open a sentence, ``mid``: "side A" within
+    one (after a word or a colon)."""
+    return str((SIDES_MID if mid else SIDES).get(side or "", side or ""))
 
 
 def rules_text(message: Any) -> str:
@@ -112,6 +119,8 @@ def pending_title(pending: dict, labels: dict[str, str]) -> str:
 
     if purpose == "tactics":
         return gettext("Tactics roll")
+    if purpose == "initiative":
+        return gettext("Initiative test (INI against INI)")
     if purpose == "characteristic":  # any test rolled at the table (II-A)
         from battles.presenters.game.table_rolls import test_title
 
@@ -135,6 +144,11 @@ def pending_title(pending: dict, labels: dict[str, str]) -> str:
         if pending.get("kind") == "choice":
             return gettext("%(target)s may parry") % {"target": name("target")}
         return gettext("%(target)s parries") % {"target": name("target")}
+    if purpose == "defence":  # a parry's defence test (VII-C-4)
+        return gettext("%(target)s parries %(attacker)s") % {
+            "target": name("target"),
+            "attacker": name("attacker"),
+        }
     if purpose == "wound":
         return gettext("Wound roll on %(target)s") % {"target": name("target")}
     if purpose == "split":

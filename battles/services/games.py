@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from battles.live import announce
+from battles.live.bus import note_acted
 from battles.models.armies import Army, Owner
 from battles.models.games import (
     DiceMode,
@@ -33,7 +34,7 @@ from battles.models.games import (
 )
 from battles.services.fighter_rows import add_rows_to_summary, sync_rows
 from battles.validation import FieldError, check_faces
-from rules.dice import ScriptedDice, SeededDice
+from rules.dice import DERIVATION, ScriptedDice, SeededDice, roll_seed
 from rules.errors import IllegalAction
 from rules.game import (
     COMMANDS,
@@ -46,6 +47,7 @@ from rules.game import (
 from rules.game.common import CountingDice
 from rules.game.evolve import META_KINDS
 from rules.game.state import CHARACTERISTICS
+from rules.verify import RollCheck, check_rolls
 
 
 class GameError(FieldError):
@@ -82,24 +84,10 @@ class ActionResult:
     undo_requested: bool = False  # asked on the other phone, not done yet
 
 
-def action_dice_seed(game: Game, action: int) -> str:
-    """The seed of the dice of the action starting at event ``action``.
-
-    The seed of games logged before the roll count (their actions have no
-    ``dice_drawn`` event); ``roll_dice_seed`` seeds every roll since.
-    """
-    return f"{game.dice_seed}:{action}"
-
-
 def roll_dice_seed(game: Game, roll: int) -> str:
-    """The seed of the game's ``roll``-th roll (0 first), from its secret seed.
-
-    DESIGN "Dice": faces derive from the game's secret seed and the count of
-    rolls kept in the state (``state["rolls"]``), so anyone holding the
-    revealed seed can recompute every roll, and an undo, which rewinds the
-    count, cannot buy new faces: the same roll gives the same faces again.
-    """
-    return f"{game.dice_seed}:roll:{roll}"
+    """The seed of the game's ``roll``-th roll (0 first): ``rules.dice.roll_seed``
+    of its secret seed, the one derivation /verify and verify_game use too."""
+    return roll_seed(game.dice_seed, roll)
 
 
 # --- creating a game -------------------------------------------------------------
@@ -161,11 +149,14 @@ def create_game(
     player_a: str = "",
     player_b: str = "",
     require_confirmation: bool = False,
+    house_rulings: dict[str, str] | None = None,
 ) -> Game:
     """Start a game: its first event holds the armies as they are now.
 
     The creator holds side A; on one phone they hold side B too. Raises
     ``GameError`` for a setup the rules cannot play (nothing is saved then).
+    ``house_rulings``: the rulings chosen where the sources are silent (those
+    left out take their default, ``rules.melee.HOUSE_RULINGS``).
     """
     if not owner.is_anyone:
         raise GameError(_("Open the app in a browser that keeps cookies."))
@@ -177,6 +168,8 @@ def create_game(
             "b": side_setup(armies[army_b.pk], player_b),
         },
     }
+    if house_rulings:
+        setup["house_rulings"] = dict(house_rulings)
     try:
         first_event = new_game_event(setup)
     except ValueError as error:
@@ -359,19 +352,60 @@ def perform_action(
     Raises ``IllegalAction`` (the rules said no), ``StaleAction``,
     ``KeyReused`` or ``GameError``; nothing is written then.
     """
-    if command.get("type") not in COMMANDS:
+    return perform_actions(
+        game,
+        side,
+        [command],
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        faces=faces,
+    )
+
+
+# The commands one tap may send several of (a side's whole placement, VII-C-1):
+# none of them rolls a die.
+BATCHED = frozenset({"place_dice"})
+
+
+def perform_actions(
+    game: Game,
+    side: str,
+    commands: Sequence[Mapping[str, Any]],
+    *,
+    expected_version: int | None = None,
+    idempotency_key: str = "",
+    faces: Sequence[int] | None = None,
+) -> ActionResult:
+    """Apply one tap's commands in order, as one action in one transaction
+    (a side's whole placement of combat dice, VII-C-1): all of them, or,
+    when the rules refuse one, none. Undone together."""
+    if not commands or any(c.get("type") not in COMMANDS for c in commands):
         raise GameError(_("Unknown action."))
+    if len(commands) > 1 and any(c["type"] not in BATCHED for c in commands):
+        # A roll is seeded by its action's count of rolls: one at a time.
+        raise GameError(_("These actions are taken one at a time."))
     faces = _check_faces(faces)
+    command = commands[0] if len(commands) == 1 else {"batch": list(commands)}
     command_hash = _command_hash(command, faces)
+    types = {c.get("type") for c in commands}
     with transaction.atomic():
         locked, repeat = _open_action(
             game, idempotency_key, command_hash, expected_version
         )
         if repeat is not None:
             return repeat
+        if locked.dice_mode == DiceMode.APP and faces is not None:
+            # Dice mode is decided by both (issue 23): in a game of the app's
+            # dice, a face typed by hand would be a face chosen unseen.
+            raise GameError(
+                _(
+                    "This game rolls the app's dice: faces cannot be typed. "
+                    "To roll real dice, both players must agree to switch."
+                ),
+                field="faces",
+            )
         if locked.dice_mode == DiceMode.ENTERED and faces is None:
-            faces_needed = command.get("type") in ("roll", "reroll", "scatter")
-            if faces_needed:
+            if types & {"roll", "reroll", "scatter"}:
                 raise GameError(
                     _("Enter the faces of the dice you rolled."), field="faces"
                 )
@@ -383,12 +417,16 @@ def perform_action(
         if (
             faces is None
             and locked.dice_mode == DiceMode.ENTERED
-            and command.get("type") == "tick_upkeep"
+            and ("tick_upkeep" in types)
         ):
             # Real dice: an upkeep item with a roll (Régénération/X) asks for it.
             source = ScriptedDice([])
         dice = CountingDice(source)
-        raw_events, new_state = decide_and_fold(locked.state, side, command, dice)
+        raw_events: list[dict[str, Any]] = []
+        new_state = locked.state
+        for one in commands:
+            events, new_state = decide_and_fold(new_state, side, one, dice)
+            raw_events.extend(events)
         rows = _append(
             locked,
             raw_events,
@@ -398,6 +436,7 @@ def perform_action(
             dice=dice,
             dice_source="entered" if faces is not None else "seeded",
         )
+        note_acted(locked.pk, rows[-1].seq, side)  # its phone gets no push
     return ActionResult(game=locked, events=rows)
 
 
@@ -422,28 +461,34 @@ def _rolled(game: Game, action: int) -> bool:
     )
 
 
-def pending_undo_request(
-    game: Game, latest: Sequence[Mapping[str, Any]] | None = None
+def _standing_request(
+    game: Game, kind: str, latest: Sequence[Mapping[str, Any]] | None
 ) -> dict[str, Any] | None:
-    """The undo asked of the other phone and not answered yet, if any.
-
-    A request stands while it is the log's latest event: any action or answer
-    after it supersedes it (the action it named is no longer the last one).
-    ``latest``: the log's latest events when the caller has them already.
-    """
+    """The log's latest event when it is a request of ``kind`` (an undo, a
+    switch of dice) asked of the other phone: it stands while it is the
+    latest event, any action or answer after it supersedes it. ``latest``:
+    the log's latest events when the caller has them already."""
     if latest is not None:
         last = latest[-1] if latest else None
     else:
         row = game.events.order_by("-seq").first()
         last = row.as_rules_event() if row else None
-    if last is None or last["kind"] != "undo_requested":
+    if last is None or last["kind"] != kind:
         return None
     return {
         "seq": last["seq"],
         "side": last["side"],
-        "action": last["payload"]["action"],
         "answerer": "b" if last["side"] == "a" else "a",
+        **last["payload"],
     }
+
+
+def pending_undo_request(
+    game: Game, latest: Sequence[Mapping[str, Any]] | None = None
+) -> dict[str, Any] | None:
+    """The undo asked of the other phone and not answered yet, if any (its
+    ``action``: the action it would take back)."""
+    return _standing_request(game, "undo_requested", latest)
 
 
 def _append_meta(
@@ -547,6 +592,44 @@ def undo_last_action(
     return ActionResult(game=locked, events=[row])
 
 
+def _answer_request(
+    game: Game,
+    side: str,
+    *,
+    agree: bool,
+    kind: str,
+    expected_version: int | None,
+    idempotency_key: str,
+    payload_of: Callable[[dict[str, Any]], dict[str, Any]],
+    agreed: Callable[[Game, dict[str, Any], dict[str, Any], str, str], GameEvent],
+    messages: tuple[str, str],
+) -> ActionResult:
+    """The other phone answers a request of ``kind`` asked of it: a refusal is
+    logged as ``<kind>_refused``, an agreement does what ``agreed`` does.
+    ``messages``: what to say when nothing waits, and to the asker."""
+    command_hash = _command_hash({"type": f"answer_{kind}", "agree": agree}, None)
+    with transaction.atomic():
+        locked, repeat = _open_action(
+            game, idempotency_key, command_hash, expected_version
+        )
+        if repeat is not None:
+            return repeat
+        request = _standing_request(locked, f"{kind}_requested", None)
+        if request is None:
+            raise StaleAction(messages[0])
+        if request["answerer"] != side:
+            raise GameError(messages[1])
+        payload = {**payload_of(request), "asked_by": request["side"]}
+        if agree:
+            row = agreed(locked, request, payload, idempotency_key, command_hash)
+        else:
+            row = _append_meta(
+                locked, f"{kind}_refused", side, payload, idempotency_key, command_hash
+            )
+            _store_state(locked, locked.state, [row])
+    return ActionResult(game=locked, events=[row])
+
+
 def answer_undo(
     game: Game,
     side: str,
@@ -556,39 +639,141 @@ def answer_undo(
     idempotency_key: str = "",
 ) -> ActionResult:
     """The other phone agrees to (or refuses) the undo asked of it."""
-    command_hash = _command_hash({"type": "answer_undo", "agree": agree}, None)
+
+    def undo_it(locked, request, payload, key, command_hash):
+        agreed = {**payload, "agreed_by": side}
+        return _undo(
+            locked, request["side"], request["action"], agreed, key, command_hash
+        )
+
+    return _answer_request(
+        game,
+        side,
+        agree=agree,
+        kind="undo",
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        payload_of=lambda request: {"action": request["action"]},
+        agreed=undo_it,
+        messages=(
+            _("No undo is waiting for your answer."),
+            _("Only the other side answers this undo."),
+        ),
+    )
+
+
+# --- the dice mode: decided by both ------------------------------------------------
+
+
+def pending_dice_mode_request(
+    game: Game, latest: Sequence[Mapping[str, Any]] | None = None
+) -> dict[str, Any] | None:
+    """The switch of dice asked of the other phone and not answered yet (its
+    ``mode``), as an undo request stands."""
+    return _standing_request(game, "dice_mode_requested", latest)
+
+
+def _switch_dice(
+    game: Game, side: str, payload: dict[str, Any], key: str, h: str
+) -> GameEvent:
+    """Append ``dice_mode_changed`` and set the game's dice mode with it."""
+    row = _append_meta(game, "dice_mode_changed", side, payload, key, h)
+    game.dice_mode = payload["mode"]
+    game.save(update_fields=["dice_mode"])
+    _store_state(game, game.state, [row])
+    return row
+
+
+def request_dice_mode(
+    game: Game,
+    side: str,
+    mode: str,
+    *,
+    expected_version: int | None = None,
+    idempotency_key: str = "",
+) -> ActionResult:
+    """Ask to switch the game's dice (the app's, or typed from real dice).
+
+    Decided once by both (issue 23): on two phones the other side must agree
+    (``dice_mode_requested``, answered by ``answer_dice_mode``); on one phone,
+    held by both players, the switch is made at once. Either way it is an
+    event of the log.
+    """
+    if mode not in DiceMode.values:
+        raise GameError(_("Choose the app's dice or real dice."), field="mode")
+    command_hash = _command_hash({"type": "dice_mode", "mode": mode}, None)
     with transaction.atomic():
         locked, repeat = _open_action(
             game, idempotency_key, command_hash, expected_version
         )
         if repeat is not None:
             return repeat
-        request = pending_undo_request(locked)
-        if request is None:
-            raise StaleAction(_("No undo is waiting for your answer."))
-        if request["answerer"] != side:
-            raise GameError(_("Only the other side answers this undo."))
-        payload = {"action": request["action"], "asked_by": request["side"]}
-        if not agree:
-            row = _append_meta(
-                locked,
-                "undo_refused",
-                side,
-                payload,
-                idempotency_key,
-                command_hash,
+        if locked.finished:
+            raise GameError(_("The game is over."))
+        if locked.dice_mode == mode:
+            raise GameError(_("The game already rolls these dice."), field="mode")
+        if locked.mode == GameMode.ONE_PHONE:
+            row = _switch_dice(
+                locked, side, {"mode": mode}, idempotency_key, command_hash
             )
-            _store_state(locked, locked.state, [row])
             return ActionResult(game=locked, events=[row])
-        row = _undo(
+        if pending_dice_mode_request(locked):
+            raise GameError(
+                _("A switch of dice is already asked: wait for the answer.")
+            )
+        row = _append_meta(
             locked,
-            request["side"],
-            request["action"],
-            {**payload, "agreed_by": side},
+            "dice_mode_requested",
+            side,
+            {"mode": mode},
             idempotency_key,
             command_hash,
         )
-    return ActionResult(game=locked, events=[row])
+        _store_state(locked, locked.state, [row])
+    return ActionResult(game=locked, events=[row], undo_requested=True)
+
+
+def answer_dice_mode(
+    game: Game,
+    side: str,
+    *,
+    agree: bool,
+    expected_version: int | None = None,
+    idempotency_key: str = "",
+) -> ActionResult:
+    """The other phone agrees to (or refuses) the switch of dice asked of it."""
+
+    def switch(locked, _request, payload, key, command_hash):
+        return _switch_dice(
+            locked, side, {**payload, "agreed_by": side}, key, command_hash
+        )
+
+    return _answer_request(
+        game,
+        side,
+        agree=agree,
+        kind="dice_mode",
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        payload_of=lambda request: {"mode": request["mode"]},
+        agreed=switch,
+        messages=(
+            _("No switch of dice is waiting for your answer."),
+            _("Only the other side answers this request."),
+        ),
+    )
+
+
+def last_sequence(game: Game, side: str) -> list[str] | None:
+    """The side's latest activation sequence (IV-A-1): next turn's draft
+    starts from it rather than from the army's order (issue 23)."""
+    payload = (
+        game.events.filter(kind="sequence_set", side=side)
+        .order_by("-seq")
+        .values_list("payload", flat=True)
+        .first()
+    )
+    return list(payload["order"]) if payload else None
 
 
 def rules_events(game: Game) -> list[dict[str, Any]]:
@@ -611,7 +796,7 @@ def latest_events(
             output_field=JSONField(),
         )
     rows = game.events.order_by("-seq").values(
-        "seq", "action", "kind", "side", "disputed", read=payload
+        "seq", "action", "kind", "side", "disputed", "dice_source", read=payload
     )[:count]
     return [
         {**row, "side": row["side"] or None, "payload": row.pop("read") or {}}
@@ -667,44 +852,55 @@ def replayed_state(game: Game) -> dict[str, Any]:
 
 def game_summary(game: Game) -> dict[str, Any]:
     """Survivors, wounds and luck per side (the end-of-game summary)."""
-    return add_rows_to_summary(game, summarize(game.state, rules_events(game)))
+    typed = game.events.filter(dice_source="entered").values_list("action", flat=True)
+    summary = summarize(game.state, rules_events(game), typed)
+    return add_rows_to_summary(game, summary)
 
 
-@dataclass(frozen=True)
-class DiceCheck:
-    seq: int
-    faces: list[int]
-    expected: list[int]
-
-    @property
-    def ok(self) -> bool:
-        return self.faces == self.expected
+def verify_dice(game: Game, *, as_shown: bool = False) -> list[RollCheck]:
+    """Every roll of the log, the app's recomputed from the seed (DESIGN
+    "Dice"); typed faces listed as typed. ``as_shown`` (the verify page):
+    before the end the seed is secret, nothing is recomputed."""
+    secret = game.dice_seed if game.finished or not as_shown else None
+    return check_rolls(_dice_rows(game), secret)
 
 
-def verify_dice(game: Game) -> list[DiceCheck]:
-    """Recompute every app-rolled face from the revealed seed (DESIGN "Dice").
+def _dice_rows(game: Game) -> list[dict[str, Any]]:
+    """The log's events that bear on the dice, as the downloaded log holds them."""
+    rows = game.events.filter(Q(kind="dice_drawn") | ~Q(dice_source="")).order_by("seq")
+    return [
+        {**row.as_rules_event(), "dice": row.dice, "dice_source": row.dice_source}
+        for row in rows
+    ]
 
-    Each roll's number is in its action's ``dice_drawn`` event; an action
-    logged before the roll count is seeded by its event number.
-    """
-    rolls = {
-        action: payload.get("roll")
-        for action, payload in game.events.filter(kind="dice_drawn").values_list(
-            "action", "payload"
-        )
+
+LOG_FORMAT = "confrontation-game-log/1"
+
+
+def exported_log(game: Game) -> dict[str, Any]:
+    """The whole log as JSON, for ``manage.py verify_game`` or anyone's own
+    check: every event with its dice, the seed's fingerprint and, once the
+    game is over, the seed (downloads are offered then: the log holds both
+    sides' private sequences)."""
+    events = [
+        {
+            **event.as_rules_event(),
+            "dice": event.dice,
+            "dice_source": event.dice_source,
+            "created": event.created.isoformat(),
+        }
+        for event in game.events.order_by("seq")
+    ]
+    return {
+        "format": LOG_FORMAT,
+        "game": game.public_id,
+        "title": str(game),
+        "dice_mode": game.dice_mode,
+        "seed_sha256": game.dice_seed_hash,
+        "seed": game.dice_seed if game.finished else None,
+        "derivation": DERIVATION,
+        "events": events,
     }
-    checks = []
-    for event in game.events.filter(dice_source="seeded").order_by("seq"):
-        roll = rolls.get(event.action)
-        seed = (
-            action_dice_seed(game, event.action)
-            if roll is None
-            else roll_dice_seed(game, roll)
-        )
-        dice = SeededDice(seed)
-        expected = [dice.d6() for _ in event.dice]
-        checks.append(DiceCheck(event.seq, list(event.dice), expected))
-    return checks
 
 
 def seat_roles(game: Game, owner: Owner) -> set[str]:
@@ -722,7 +918,8 @@ def seat_roles(game: Game, owner: Owner) -> set[str]:
 
 def games_of(owner: Owner, limit: int = 50) -> list[Game]:
     """The games where ``owner`` (an account or a guest) holds a seat, newest first."""
-    return list(Game.objects.for_user_or_guest(owner.user_id, owner.guest_key)[:limit])
+    games = Game.objects.for_user_or_guest(owner.user_id, owner.guest_key)
+    return list(games.prefetch_related("seats")[:limit])
 
 
 def reloaded(game: Game) -> Game:
@@ -753,4 +950,8 @@ __all__ = [
     "side_setup",
     "undo_last_action",
     "verify_dice",
+    "exported_log",
+    "request_dice_mode",
+    "answer_dice_mode",
+    "pending_dice_mode_request",
 ]

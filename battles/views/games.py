@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
@@ -19,17 +19,22 @@ from django_htmx.http import HttpResponseClientRedirect
 from battles.forms.games import NewGameForm
 from battles.identity import requester
 from battles.models.games import Game
-from battles.presenters.game import build_board, floor_side, whole_log
+from battles.presenters.game import build_board, floor_side, whole_log_page
+from battles.presenters.game_list import game_lines
 from battles.presenters.words import rules_text
 from battles.services import games as services
 from battles.services.fighter_rows import readable_sequences
 from battles.taps import parse_since, parse_tap, parse_tap_key, parse_version
 from battles.validation import FieldError
 from battles.views.access import Viewer, get_game_for_viewer
+from rules.dice import DERIVATION
 from rules.errors import IllegalAction
 from rules.game import state as st
 
 VIEW_AS_KEY = "view_as:{pk}"
+# The fields a refused form gets back as they were typed (issue 23: a shot
+# into a melee refused keeps its measured distance).
+REFILLED_FIELDS = ("fighter", "target", "distance_cm", "nearest_friend")
 DRAFT_KEY = "sequence_draft:{pk}:{side}"
 TEMPLATE = "battles/games/game.html"
 
@@ -45,12 +50,23 @@ def _acting_side(request: HttpRequest, game: Game, viewer: Viewer) -> str | None
     )
 
 
+def _draft(request: HttpRequest, game: Game, side: str | None) -> list[str] | None:
+    """The side's draft sequence: the one moved on this phone, else (a new
+    turn's) the side's last sequence."""
+    if side is None:
+        return None
+    draft = request.session.get(DRAFT_KEY.format(pk=game.pk, side=side))
+    state = game.state
+    if draft is None and state.get("phase") == "strategic" and state["turn"] > 1:
+        if state["sequences"].get(side) is None:
+            draft = services.last_sequence(game, side)
+    return draft
+
+
 def board_context(request: HttpRequest, game: Game, viewer: Viewer, **extra) -> dict:
     """``build_board`` with what this phone's session holds (side, draft)."""
     side = _acting_side(request, game, viewer)
-    draft = (
-        request.session.get(DRAFT_KEY.format(pk=game.pk, side=side)) if side else None
-    )
+    draft = _draft(request, game, side)
     holding = request.session.get(VIEW_AS_KEY.format(pk=game.pk))
     return build_board(game, viewer, side=side, holding=holding, draft=draft, **extra)
 
@@ -81,8 +97,8 @@ def _render_answer(request, game, viewer, *, status=200, **extra) -> HttpRespons
 @require_GET
 def games_list(request: HttpRequest) -> HttpResponse:
     owner = requester(request)
-    games = services.games_of(owner)
-    return render(request, "battles/games/list.html", {"games": games})
+    lines = game_lines(services.games_of(owner), owner)
+    return render(request, "battles/games/list.html", {"lines": lines})
 
 
 @require_http_methods(["GET", "POST"])
@@ -177,10 +193,10 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
     # game has not moved, so it is read before.
     shown_version, shown_state = game.version, game.state
     try:
-        result = services.perform_action(
+        result = services.perform_actions(
             game,
             tap.side,
-            tap.command,
+            tap.commands,
             expected_version=tap.version,
             idempotency_key=tap.key,
             faces=tap.faces,
@@ -228,6 +244,11 @@ def _answer(
     # The refused tap's type: a tool at the table opens with its message.
     refused = request.POST.get("type", "") if error else ""
     said = {"error": error, "error_field": field, "refused": refused, "status": status}
+    if refused:
+        # The refused form shows what was typed again, its message by it.
+        said["posted"] = {
+            name: request.POST.get(name, "")[:40] for name in REFILLED_FIELDS
+        }
     if request.htmx and error and fresh:
         # A refusal changes nothing: the panel and status line, the message
         # next to the control that was tapped.
@@ -276,12 +297,12 @@ def game_undo(request: HttpRequest, public_id: str) -> HttpResponse:
     return _answer(request, result.game, viewer)
 
 
-@require_POST
-def game_undo_answer(request: HttpRequest, public_id: str) -> HttpResponse:
-    """The other phone agrees to, or refuses, the undo of a roll."""
+def _answer_request(request: HttpRequest, public_id: str, answer) -> HttpResponse:
+    """The other phone's yes or no to what it was asked (``answer``: the
+    service that answers an undo, or a switch of dice)."""
     game, viewer, side = _player_tap(request, public_id)
     try:
-        result = services.answer_undo(
+        result = answer(
             game,
             side,
             agree=request.POST.get("agree") == "1",
@@ -291,6 +312,35 @@ def game_undo_answer(request: HttpRequest, public_id: str) -> HttpResponse:
     except FieldError as error:  # a malformed field, services.GameError
         return _refuse(request, services.reloaded(game), viewer, error)
     return _answer(request, result.game, viewer)
+
+
+@require_POST
+def game_undo_answer(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The other phone agrees to, or refuses, the undo of a roll."""
+    return _answer_request(request, public_id, services.answer_undo)
+
+
+@require_POST
+def game_dice_mode(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Ask to switch the game's dice; the other phone must agree (two phones)."""
+    game, viewer, side = _player_tap(request, public_id)
+    try:
+        result = services.request_dice_mode(
+            game,
+            side,
+            request.POST.get("mode", ""),
+            expected_version=parse_version(request.POST),
+            idempotency_key=parse_tap_key(request.POST),
+        )
+    except FieldError as error:  # a malformed field, services.GameError
+        return _refuse(request, services.reloaded(game), viewer, error)
+    return _answer(request, result.game, viewer)
+
+
+@require_POST
+def game_dice_mode_answer(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The other phone agrees to, or refuses, the switch of dice."""
+    return _answer_request(request, public_id, services.answer_dice_mode)
 
 
 @require_POST
@@ -309,7 +359,7 @@ def game_sequence_move(request: HttpRequest, public_id: str) -> HttpResponse:
         return _answer(request, game, viewer, _("The sequence is already set."))
     cards = st.cards_in_play(state, side)
     key = DRAFT_KEY.format(pk=game.pk, side=side)
-    order = [c for c in request.session.get(key, []) if c in cards]
+    order = [c for c in _draft(request, game, side) or [] if c in cards]
     order += [c for c in cards if c not in order]
     card = request.POST.get("card", "")
     step = -1 if request.POST.get("direction") == "up" else 1
@@ -335,31 +385,71 @@ def game_view_as(request: HttpRequest, public_id: str) -> HttpResponse:
 
 @require_GET
 def game_log(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The whole log: newest first or by turn (``?order=turn``), one
+    fighter's lines only (``?fighter=<id>``)."""
     game, viewer = get_game_for_viewer(request, public_id)
     context = {
         "game": game,
-        "log": whole_log(game, viewer),
+        **whole_log_page(
+            game,
+            viewer,
+            order=request.GET.get("order", ""),
+            fighter=request.GET.get("fighter", ""),
+        ),
         "sequences": readable_sequences(game, viewer.roles),
     }
     return render(request, "battles/games/log.html", context)
 
 
 @require_GET
-def game_verify(request: HttpRequest, public_id: str) -> HttpResponse:
-    """After the game: the seed revealed, every app-rolled face recomputed."""
+def game_verify(
+    request: HttpRequest, public_id: str, status: int = 200
+) -> HttpResponse:
+    """Every roll with its roll number and faces; after the game, the seed
+    revealed and every app-rolled face recomputed, with the bytes hashed."""
     game, viewer = get_game_for_viewer(request, public_id)
-    checks = services.verify_dice(game) if game.finished else []
+    checks = services.verify_dice(game, as_shown=True)
+    seeded = [c for c in checks if not c.typed]
     return render(
         request,
         "battles/games/verify.html",
-        {"game": game, "checks": checks, "all_ok": all(c.ok for c in checks)},
+        {
+            "game": game,
+            "checks": checks,
+            "seeded_count": len(seeded),
+            "typed_count": len(checks) - len(seeded),
+            "all_ok": all(c.ok for c in checks),
+            "derivation": _(DERIVATION),
+        },
+        status=status,
     )
+
+
+@require_GET
+def game_log_json(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The whole log as JSON, once the game is over (it holds both sides'
+    private sequences, and the seed then): ``manage.py verify_game FILE``
+    recomputes every face from it without the server."""
+    game, viewer = get_game_for_viewer(request, public_id)
+    if not game.finished:
+        # The verify page says why: the seed stays secret until the end.
+        return game_verify(request, public_id, status=409)
+    response = JsonResponse(
+        services.exported_log(game), json_dumps_params={"ensure_ascii": False}
+    )
+    response["Content-Disposition"] = (
+        f'attachment; filename="game-{game.public_id}.json"'
+    )
+    return response
 
 
 __all__ = [
     "game_act",
     "game_board",
+    "game_dice_mode",
+    "game_dice_mode_answer",
     "game_log",
+    "game_log_json",
     "game_new",
     "game_page",
     "game_sequence_move",

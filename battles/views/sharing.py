@@ -17,7 +17,6 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -28,7 +27,7 @@ from battles.services import agreement, sharing
 from battles.services.games import GameError
 from battles.validation import FieldError, check_text
 from battles.views.access import get_game_for_side
-from battles.views.csrf import null_origin_csrf_protect
+from battles.views.csrf import no_referrer_page
 from battles.views.errors import too_many_requests
 
 SESSION_TOKENS = "join_tokens"
@@ -151,29 +150,16 @@ def game_share_revoke(request: HttpRequest, public_id: str) -> HttpResponse:
 # --- joining ------------------------------------------------------------------------
 
 
-# The join page says ``Referrer-Policy: no-referrer``: its form posts with
-# ``Origin: null`` (see battles.views.csrf).
-_join_csrf_protect = null_origin_csrf_protect
-
-
-def _no_referrer(response: HttpResponse) -> HttpResponse:
-    # The URL holds the token: send it nowhere, not even to this site.
-    response["Referrer-Policy"] = "no-referrer"
-    return response
-
-
 def _refused(request: HttpRequest, refusal: sharing.JoinRefused) -> HttpResponse:
     template = "battles/games/join.html"
-    response = render(request, template, {"refusal": refusal}, status=refusal.status)
-    return _no_referrer(response)
+    return render(request, template, {"refusal": refusal}, status=refusal.status)
 
 
 def _game_url(game: Game) -> str:
     return reverse("game", args=[game.public_id])
 
 
-@csrf_exempt  # replaced by _join_csrf_protect just below
-@_join_csrf_protect
+@no_referrer_page  # the URL holds the token: sent nowhere (battles.views.csrf)
 @require_http_methods(["GET", "POST"])
 @never_cache
 def join(request: HttpRequest, token: str) -> HttpResponse:
@@ -184,7 +170,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     """
     decision = ratelimit.hit(ratelimit.JOIN, ratelimit.client_ip(request))
     if not decision.allowed:
-        return _no_referrer(too_many_requests(request, decision))
+        return too_many_requests(request, decision)
     try:
         link = sharing.join_link_for(token)
     except sharing.JoinRefused as refusal:
@@ -193,7 +179,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
     if request.method == "GET":
         held = {seat.role for seat in sharing.seats_of(game, requester(request))}
         if link.role in held or (link.role == JoinLinkRole.SPECTATOR and held):
-            return _no_referrer(redirect(_game_url(game)))
+            return redirect(_game_url(game))
         return _join_page(request, link)
     try:
         player_name = check_text(
@@ -213,7 +199,7 @@ def join(request: HttpRequest, token: str) -> HttpResponse:
         messages.success(
             request, _("You play side %(side)s.") % {"side": seat.role.upper()}
         )
-    return _no_referrer(redirect(_game_url(game), permanent=False))
+    return redirect(_game_url(game), permanent=False)
 
 
 def _join_page(request: HttpRequest, link, *, error: FieldError | None = None):
@@ -228,7 +214,7 @@ def _join_page(request: HttpRequest, link, *, error: FieldError | None = None):
         "name_max": PLAYER_NAME_MAX,
         "name_error": error.message if error else "",
     }
-    return _no_referrer(render(request, "battles/games/join.html", context))
+    return render(request, "battles/games/join.html", context)
 
 
 # --- agreeing on results --------------------------------------------------------------

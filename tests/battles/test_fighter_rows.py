@@ -326,7 +326,10 @@ def queries_by_kind(cards: int) -> dict[tuple[str, ...], set[int]]:
         army_of(cards, people, card, f"B{cards}"),
         turns=2,
     )
-    rng = random.Random(4)
+    # A seed whose random first turn gives the actions that write rows (the
+    # upkeep's turn_started too) with 7 cards as with 30, so they compare;
+    # seed 4 no longer did once the engine made one-option choices itself.
+    rng = random.Random(1)
     counts: dict[tuple[str, ...], set[int]] = {}
     while True:  # the whole first turn, up to the start of the second
         game.refresh_from_db()

@@ -84,7 +84,8 @@ TAP_FIELDS = {
     "attacker", "parry", "key", "rallied", "value", "method", "one", "two",
     "contact", "difficulty", "nearest_friend", "amplified", "attenuated", "mana",
     "faith", "routed", "player_name", "role", "card", "direction", "delta", "q",
-    "next", "language", "opponent:a1.1", "army",
+    "next", "language", "opponent:a1.1", "army", "dice", "counter", "sequence",
+    "master_strike", "war_fury", "each", "a1.1:attack", "a1.1:fighter",
 }  # fmt: skip
 
 HOSTILE_TEXT = st.one_of(

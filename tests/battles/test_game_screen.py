@@ -33,7 +33,7 @@ def test_the_tactics_loser_waits_for_the_winner_to_choose():
     winner = game.state["tactics"]["winner"]
     loser_key = "opponent-key" if winner == "a" else "owner-key"
     html = phone(loser_key).get(f"/games/{game.public_id}/").content.decode()
-    assert f"Waiting for Side {winner.upper()}" in html
+    assert f"Waiting for side {winner.upper()}" in html
     assert 'name="first"' not in html  # no live buttons for the loser
     winner_html = phone("owner-key" if winner == "a" else "opponent-key").get(
         f"/games/{game.public_id}/"

@@ -180,7 +180,8 @@ def test_faces_outside_1_to_6_are_refused(game, owner_client, faces):
         {"type": "nonsense"},
         {"type": "shoot", "fighter": "a1.1", "target": "b1.1", "distance_cm": "far"},
         {"type": "choose_combat", "combat": "-1"},
-        {"type": "set_combat_dice", "fighter": "a1.1", "attack": "99", "defence": "1"},
+        {"type": "place_dice", "fighter": "a1.1", "attack": "99"},
+        {"type": "parry", "dice": "-1"},
         {"type": "declare", "fighter": "x" * 500, "action": "walk"},
     ],
 )

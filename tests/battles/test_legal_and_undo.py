@@ -257,6 +257,8 @@ def test_a_failed_disengagement_keeps_every_combat_die_in_defence(game, owner_cl
     placés en défense lors de la phase de combat du tour en cours"."""
     game = magistrat_in_contact(game)
     perform(game, "a", {"type": "disengage", "fighter": "a1.1"})
+    game.dice_mode = "entered"  # real dice, to type the failing 1
+    game.save(update_fields=["dice_mode"])
     perform(game, "a", {"type": "roll"}, faces=[1])
     if game.state["pending"]:  # a six is impossible with a 1: nothing pending
         pytest.fail(game.state["pending"])
@@ -324,28 +326,32 @@ def to_the_combat(game):
         perform(game, side, command)
     winner = game.state["tactics"]["winner"]
     perform(game, winner, {"type": "form_combats", "combats": "suggested"})
-    perform(game, winner, {"type": "choose_combat", "combat": 0})
+    if game.state["combat"]["current"] is None:
+        perform(game, winner, {"type": "choose_combat", "combat": 0})
     return game
 
 
-def test_IV_C_neither_side_ends_the_combat_for_the_other(
+def test_VII_C_nobody_ends_a_combat_nor_names_the_other_side_s_fighter(
     game, owner_client, opponent_client
 ):
-    """IV-C: "Tous les combattants en contact avec un combattant ennemi doivent
-    combattre au corps à corps pendant la phase de combat." """
+    """VII-C-3 (melee-sources.md, S8 [read]): "A fighter who still has an
+    attack die must attack": there is no "end this combat"; VII-C-2: each side
+    names one of its own fighters for the Initiative."""
     game = to_the_combat(game)
-    assert waiting_for(game.state) == {"a", "b"}
-    act(owner_client, game, side="a", type="end_combat", tap="e1")
-    game.refresh_from_db()
-    assert game.state["combat"]["current"] == 0  # B still holds its attack die
-    assert waiting_for(game.state) == {"b"}
+    # One fighter a side in the combat: each named without a tap (VII-C-2).
+    named = game.state["combat"]["combats"][0]["initiative_fighters"]
+    assert named == {"a": "a1.1", "b": "b1.1"}
+    assert game.state["pending"]["purpose"] == "initiative"
     refused_by_the_view(
-        owner_client, game, "already declined", side="a", type="end_combat"
+        owner_client, game, "Unknown action", side="a", type="end_combat"
     )
-    assert [e["type"] for e in legal_actions(game.state, "b")].count("attack") == 1
-    act(opponent_client, game, side="b", type="end_combat", tap="e2")
-    game.refresh_from_db()
-    assert game.state["combat"]["current"] is None
+    refused_by_the_view(
+        owner_client, game, "message-error", side="a", type="initiative", fighter="b1.1"
+    )
+    for side in "ab":
+        assert [e["type"] for e in legal_actions(game.state, side)].count(
+            "initiative"
+        ) == 0
 
 
 def test_a_refusal_comes_in_the_players_language(game):

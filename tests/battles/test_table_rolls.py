@@ -73,6 +73,12 @@ def characteristic_test(client, game, fighter, characteristic, **data):
     )
 
 
+def real_dice(game) -> None:
+    """The players roll real dice from now on (faces are typed only then)."""
+    Game.objects.filter(pk=game.pk).update(dice_mode="entered")
+    game.refresh_from_db()
+
+
 def events(game) -> int:
     return GameEvent.objects.filter(game=game).count()
 
@@ -88,6 +94,7 @@ def test_a_player_tests_a_characteristic_and_both_phones_see_the_odds_and_result
     page = response.content.decode()
     assert "to succeed" in page and "%" in page  # the exact odds, first
     assert "Fireball" in page
+    real_dice(game)
     response = act(phone_a, game, type="roll", faces="3")  # real dice: COU + 3
     assert response.status_code == 200
     game.refresh_from_db()
@@ -335,6 +342,7 @@ def test_IV_D_the_checklist_puts_the_next_line_first_and_folds_those_done(
     assert 'class="next"' not in page_a and "checklist-done" not in page_a
     # Once lines are done, they fold under a count; the next one stays first.
     act(phone_b, game, type="tick_upkeep", key=items[0]["key"], difficulty="7")
+    real_dice(game)
     act(phone_b, game, type="roll", faces="4")
     game.refresh_from_db()
     nxt = next(i for i in items if i["key"] not in game.state["upkeep"]["ticked"])
@@ -377,6 +385,7 @@ def test_IV_D_each_phone_ticks_its_own_fighters_items_and_rolls_the_rally(
     assert events(game) == before
     assert "Set up the rally test" in board(phone_b, game)
     act(phone_b, game, type="tick_upkeep", key=first["key"], difficulty="7")
+    real_dice(game)
     act(phone_b, game, type="roll", faces="4")  # COU 5 + 4 = 9 >= 7
     game.refresh_from_db()
     assert game.state["fighters"][routed]["routed"] is False

@@ -141,7 +141,7 @@ def test_the_loser_of_the_tactics_roll_waits_for_the_winner(phones, live_server)
     loser = phones["b"]
     open_game(loser, live_server.url, loser_owner, game)
     panel = loser.locator("#game-panel").inner_text()
-    assert f"Waiting for Side {winner.upper()}" in panel
+    assert f"Waiting for side {winner.upper()}" in panel
     assert loser.locator("#game-panel button[name=first]").count() == 0
     assert (
         f"Side {winner.upper()} has the floor"
@@ -221,7 +221,6 @@ def _act_once(page) -> bool:
         "first": ["Side A speaks first"],
         "activation": ["Done: pass the floor"],
         "form_combats": ["Confirm these combats"],
-        "parry": ["Take the blow"],
     }
     if kind in ("wait", "watch", "finished"):
         return False
@@ -236,7 +235,8 @@ def _act_once(page) -> bool:
         "six": "#game-panel .button-row button",
         "draw": "#game-panel form.stack button",
         "choose_combat": "#game-panel form.stack button",
-        "combat": "#game-panel form button.button-block",
+        "combat": "#game-panel .combat-actions form button.button-block",
+        "parry": "#game-panel form button[name=dice][value='0']",
         "upkeep": "#game-panel .checklist li.next button",
     }[kind]
     button = page.locator(selector)
@@ -290,3 +290,40 @@ def test_a_whole_turn_on_two_phones(phones, live_server):
     b.wait_for_selector("#game-status:has-text('Turn 2 of')", timeout=5000)
     for name in ("panel-strategic", "panel-draw", "panel-activation", "panel-upkeep"):
         assert name in seen, seen
+
+
+def test_the_upkeep_mana_box_is_bounded_and_99_is_refused(phones, live_server):
+    import random
+
+    from tests.support.game_bot import next_command
+
+    game = two_phone_game()
+    rng = random.Random(5)
+    for _ in range(3000):
+        game.refresh_from_db()
+        state = game.state
+        if state["phase"] == "upkeep" and not state["pending"]:
+            upkeep = state["upkeep"]
+            waiting = [i for i in upkeep["items"] if i["key"] not in upkeep["ticked"]]
+            if waiting and waiting[0]["step"] == "mana":
+                item = waiting[0]
+                break
+        side, command = next_command(state, rng)
+        services.perform_action(game, side, command)
+    else:
+        raise AssertionError("no mana line reached")
+    owner = OWNER if item["side"] == "a" else OPPONENT
+    phone = phones["a"]
+    open_game(phone, live_server.url, owner, game)
+    box = phone.locator("#reserve-value")
+    high = box.get_attribute("max")
+    assert "the card's POU" in phone.locator("#reserve-bounds").inner_text()
+    shot(phone, "23", "upkeep-mana-bounds")
+    version = game.version
+    box.evaluate("el => el.removeAttribute('max')")  # past the browser's own check
+    box.fill("99")
+    settled(phone, box.locator("xpath=ancestor::form").get_by_role("button").click)
+    assert f"to {high}" in phone.locator("#game-panel").inner_text()
+    shot(phone, "23", "upkeep-mana-refused")
+    game.refresh_from_db()
+    assert game.version == version

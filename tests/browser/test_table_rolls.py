@@ -60,20 +60,36 @@ def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
     text = panel_a.inner_text()
     assert "COU test (Courage against fear)" in text
     assert "against 6" in text and "%" in text
-    assert "table's convention" in text
+    assert "or the fighter is routed (IX)" in text
     shot(phone_a, "17", "a-courage-offered")
 
     # B's phone shows, live, that side A has a Courage test to roll.
     offered = board_version(phone_a)
     wait_for_version(phone_b, offered, LIVE_MS)
     panel_b = phone_b.locator(".panel").inner_text()
-    assert "Waiting for Side A" in panel_b and "Courage against fear" in panel_b
+    assert "Waiting for side A" in panel_b and "Courage against fear" in panel_b
     assert phone_b.locator(".panel button", has_text="Roll").count() == 0
     shot(phone_b, "17", "b-waiting")
 
+    # The app's dice: no face can be typed on either phone (issue 23).
+    assert phone_a.locator("input[name=faces]").count() == 0
+    assert "the app's seeded dice" in phone_a.locator("#dice-mode-line").inner_text()
+    # Real dice need both phones' word: A asks, B agrees, the log says so.
+    asked = board_version(phone_a)
+    phone_a.locator(".dice-switch > summary").click()
+    phone_a.get_by_role("button", name="Ask to switch the dice").click()
+    wait_for_version(phone_b, asked + 1, LIVE_MS)
+    assert "asks to switch the dice" in phone_b.locator(".panel").inner_text()
+    shot(phone_b, "23", "b-asked-to-switch-dice")
+    phone_b.get_by_role("button", name="Agree to switch").click()
+    wait_for_version(phone_a, asked + 2, LIVE_MS)
+    line = phone_a.locator("#dice-mode-line").inner_text()
+    assert "faces typed from real dice" in line
+    assert phone_a.locator(".log-lines li", has_text="agreed").count() == 1
+    assert problems.items == [], "\n".join(problems.items)
+
     # A rolls real dice and enters the face; B sees the result in its log.
-    panel_a.locator("summary", has_text="I rolled real dice").click()
-    panel_a.locator("input[name=faces]").fill("3")
+    panel_a.locator("input[name=faces]").fill("5")  # 5 + COU 2 = 7
     panel_a.get_by_role("button", name="Record these dice").click()
     phone_a.locator(".log-lines li", has_text="against 6, success").first.wait_for(
         timeout=LIVE_MS
@@ -83,6 +99,7 @@ def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
     wait_for_version(phone_b, board_version(phone_a), LIVE_MS)
     assert phone_b.locator(".log-lines li").first.inner_text() == result
     assert "Courage against fear" in result
+    assert "typed dice" in result  # marked as typed on both phones
     assert phone_b.evaluate("window.notReloaded") is True
     shot(phone_b, "17", "b-result-live")
     assert problems.items == [], "\n".join(problems.items)
@@ -98,7 +115,7 @@ def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
     before = board_version(phone_a)
     phone_a.get_by_role("button", name="Show the odds").click()
     wait_for_version(phone_a, before + 1, LIVE_MS)
-    assert "Waiting for Side B" in phone_a.locator(".panel").inner_text()
+    assert "Waiting for side B" in phone_a.locator(".panel").inner_text()
     wait_for_version(phone_b, before + 1, LIVE_MS)
     answer = phone_b.locator(".panel")
     assert "Qui frappe le premier" in answer.inner_text()
@@ -106,7 +123,6 @@ def test_a_courage_test_prompted_by_a_charge_is_seen_live_on_the_other_phone(
     shot(phone_b, "17", "b-opposed-to-answer")
     assert problems.items == [], "\n".join(problems.items)
     # B's phone answers with real dice: A's INI 3 + 3 against B's INI 4 + 4.
-    answer.locator("summary", has_text="I rolled real dice").click()
     answer.locator("input[name=faces]").fill("3 4")
     answer.get_by_role("button", name="Record these dice").click()
     phone_a.locator(".log-lines li", has_text="wins").first.wait_for(timeout=LIVE_MS)

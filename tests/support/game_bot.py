@@ -26,7 +26,7 @@ def next_command(state: dict[str, Any], rng: random.Random) -> tuple[str, dict]:
     if phase == "activation":
         return _activation(state, rng)
     if phase == "combat":
-        return _combat(state)
+        return _combat(state, rng)
     if phase == "upkeep":
         upkeep = state["upkeep"]
         item = next(i for i in upkeep["items"] if i["key"] not in upkeep["ticked"])
@@ -47,7 +47,13 @@ def _pending_command(state, pending, rng):
         return pending["side"] or rng.choice("ab"), {"type": "roll"}
     purpose = pending["purpose"]
     if purpose == "parry":
-        return pending["side"], {"type": "parry", "parry": rng.random() < 0.8}
+        dice = rng.randint(0, pending["max_dice"])
+        command = {"type": "parry", "dice": dice}
+        if dice and pending["counter_allowed"] and rng.random() < 0.5:
+            command["counter"] = True
+        return pending["side"], command
+    if purpose == "ambidextrous":
+        return pending["side"], {"type": "ambidextrous", "swap": rng.random() < 0.5}
     if purpose == "form_combats":
         return pending["side"], {"type": "form_combats", "combats": "suggested"}
     if purpose == "choose_combat":
@@ -113,21 +119,19 @@ def _activation(state, rng):
     return side, {"type": "end_activation"}
 
 
-def _combat(state):
-    combat = state["combat"]
-    index = combat["current"]
-    current = combat["combats"][index]
-    members = [current["one"], *current["many"]]
-    for attacker in members:
-        if state["fighters"][attacker]["eliminated"]:
-            continue
-        left = current["dice"][attacker]["attack"] - current["used"][attacker]["attack"]
-        if left <= 0:
-            continue
-        targets = current["many"] if attacker == current["one"] else [current["one"]]
-        living = [t for t in targets if not state["fighters"][t]["eliminated"]]
-        if living:
-            side = state["fighters"][attacker]["side"]
-            return side, {"type": "attack", "attacker": attacker, "target": living[0]}
-    side = state["fighters"][current["one"]]["side"]
-    return side, {"type": "end_combat"}
+def _combat(state, rng):
+    """The melee (VII-C): name the first fighter for the Initiative, place the
+    dice at random, attack a random opponent still to attack this exchange."""
+    from rules.game import legal_actions, waiting_for
+
+    side = sorted(waiting_for(state))[0]
+    entries = [
+        e
+        for e in legal_actions(state, side)
+        if e["type"] in ("initiative", "place_dice", "attack")
+    ]
+    entry = rng.choice(entries)
+    command = {k: v for k, v in entry.items() if k != "choices"}
+    for field, allowed in entry["choices"].items():
+        command[field] = allowed[0] if field == "fighter" else rng.choice(allowed)
+    return side, command

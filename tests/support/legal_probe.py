@@ -43,16 +43,6 @@ def example_command(
         for key in ("mana", "faith"):
             if data[key] is not None:
                 command[key] = rng.randint(0, 99)
-    elif kind == "set_combat_dice":
-        combat = state["combat"]["combats"][state["combat"]["current"]]
-        used = combat["used"][entry["fighter"]]
-        attack = used["attack"] + rng.randint(0, 2)
-        if entry["fighter"] in state["defence_only"]:
-            attack = 0
-        command["attack"] = attack
-        command["defence"] = used["defence"] + rng.randint(0, 2)
-    elif kind == "set_attack_difficulty":
-        command["difficulty"] = rng.choice(["DEF", 5])
     elif kind == "tick_upkeep":
         command["rallied"] = rng.random() < 0.5
         command["difficulty"] = rng.randint(1, 30)  # a rally test's (IV-D-1)
@@ -87,11 +77,16 @@ def made_up_command(state: dict[str, Any], rng: random.Random) -> dict[str, Any]
     elif kind == "set_mystic":
         command.update(fighter=fighter, mana=3, faith=2)
     elif kind == "attack":
-        command.update(attacker=fighter, target=other)
-    elif kind == "set_combat_dice":
-        command.update(fighter=fighter, attack=rng.randint(0, 2), defence=1)
-    elif kind == "set_attack_difficulty":
-        command.update(difficulty=5)
+        command.update(attacker=fighter, target=other, master_strike=rng.random() < 0.2)
+    elif kind == "initiative":
+        command.update(fighter=fighter)
+    elif kind == "place_dice":
+        command.update(
+            fighter=fighter,
+            attack=rng.randint(-1, 4),
+            sequence=rng.choice([0, 0, 1, 3]),
+            war_fury=rng.random() < 0.2,
+        )
     elif kind == "draw":
         command.update(action=rng.choice(DRAW_ACTIONS))
     elif kind == "set_sequence":
@@ -105,8 +100,10 @@ def made_up_command(state: dict[str, Any], rng: random.Random) -> dict[str, Any]
         command.update(combats="suggested")
     elif kind == "choose_combat":
         command.update(combat=rng.randint(0, 2))
+    elif kind == "ambidextrous":
+        command.update(swap=rng.choice([True, False, "yes"]))
     elif kind == "parry":
-        command.update(parry=rng.random() < 0.5)
+        command.update(dice=rng.randint(-1, 4), counter=rng.random() < 0.3)
     elif kind in ("characteristic_test", "record_effect"):
         command.update(
             fighter=fighter,

@@ -15,8 +15,14 @@ from tests.support.live_setup import _session
 def setup_charge_against_fear() -> None:
     from battles.services.games import perform_action
     from tests.support.game_bot import next_command
-    from tests.support.live import OPPONENT, OWNER, two_phone_game
+    from tests.support.live import OPPONENT, OWNER, demo_armies, two_phone_game
 
+    # IX: COU 2 against PEUR 6 is a test the dice can miss (COU 5 could not:
+    # a certain success is recorded without a roll).
+    griffons, _wolfen = demo_armies()
+    for army_card in griffons.cards.all():
+        army_card.card.cou = 2
+        army_card.card.save(update_fields=["cou"])
     game = two_phone_game(title="Fear")
     rng = random.Random(1)
     for _ in range(40):

@@ -39,7 +39,7 @@ from battles.presenters.game.common import (
     waiting_on,
 )
 from battles.presenters.game.floor import Offers, floor_side, waiting_for
-from battles.presenters.log import LogLine, log_lines
+from battles.presenters.rulings import rulings_in_force
 from battles.presenters.words import PHASE_SECTIONS, phase_word, side_word
 from rules.game.evolve import META_KINDS
 
@@ -53,6 +53,7 @@ PRIVATE_PANELS = {"strategic", "draw", "activation"}
 # A pending roll or choice's panel, by its purpose (before the phase's own).
 PENDING_PANELS: dict[str, Callable[[Mapping[str, Any], str, Offers], Panel]] = {
     "parry": combat.panel,
+    "ambidextrous": combat.panel,
     "form_combats": combat.panel,
 }
 
@@ -77,12 +78,13 @@ def build_panel(
                 "watch",
                 side=floor,
                 title=_("You are watching this game: %(side)s has the floor.")
-                % {"side": side_word(floor)},
+                % {"side": side_word(floor, mid=True)},
             )
         return Panel("watch", title=_("You are watching this game."))
     offers = offers or Offers(state, side)
     if pending:
-        if pending.get("purpose") == "characteristic":  # a test at the table
+        if pending.get("purpose") == "characteristic" or pending["kind"] == "check":
+            # a test at the table, or a test of several dice (a parry, VII-C-4)
             panel = table_rolls.pending_panel(state, pending)
         elif pending["kind"] in rolls.KINDS:
             panel = rolls.panel(state, pending)
@@ -99,9 +101,9 @@ def build_panel(
         return activation.panel(state, side, offers)
     if phase == "combat":
         panel = combat.panel(state, side, offers)
-        if side not in waiting_for(state):
+        if side not in waiting_for(state) and panel.kind != "combat":
             return waiting_on(panel)
-        return panel
+        return panel  # a combat under way: the waiting phone sees it too
     return upkeep.panel(state, side, offers)
 
 
@@ -149,6 +151,7 @@ def build_board(
     open_tool: str = "",
     refused: str = "",
     added: Sequence[Any] = (),
+    posted: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
     """The board of ``game`` as ``viewer`` may see it, as a template context.
 
@@ -160,6 +163,8 @@ def build_board(
     ``open_tool``: the tool at the table the player opened (its form);
     ``refused``: the type of a refused tap (its tool opens with the message).
     ``added``: the events this phone's tap just appended (with ``since``).
+    ``posted``: the refused tap's fields, which its form shows again (a
+    shot's distance is not typed twice).
     """
     from battles.services import games as services
     from battles.services.agreement import pending_confirmation
@@ -170,7 +175,7 @@ def build_board(
     handover = None
     if (
         viewer.holds_both_sides
-        and panel.kind in PRIVATE_PANELS
+        and (panel.kind in PRIVATE_PANELS or panel.data.get("private"))
         and side is not None
         and holding != side
     ):
@@ -186,7 +191,10 @@ def build_board(
         # This phone's own action: the newest events are all its answer
         # words, and they alone settle the undo button (undo_target stops at
         # the latest action) and the undo request (superseded).
-        events = [{**e.as_rules_event(), "disputed": False} for e in added]
+        events = [
+            {**e.as_rules_event(), "disputed": False, "dice_source": e.dice_source}
+            for e in added
+        ]
     else:
         window = max(RECENT_EVENTS, services.UNDO_WINDOW)
         if since is not None:
@@ -194,7 +202,15 @@ def build_board(
         events = services.latest_events(game, window, payloads_after=since)
     shown = events if since is None else [e for e in events if e["seq"] > since]
     disputed = [e["seq"] for e in shown if e["disputed"]]
-    lines = log_lines(shown, viewer.sides, disputed=disputed, state=state)
+    typed = [e["action"] for e in shown if e.get("dice_source") == "entered"]
+    players = {side: n["name"] for side, n in _side_names(game).items()}
+    # Imported here: the log words events through this package's presenters,
+    # so it may be imported first (the log page), and this package then.
+    from battles.presenters.log import log_lines
+
+    lines = log_lines(
+        shown, private_to, disputed=disputed, state=state, typed=typed, players=players
+    )
     last_action = events[-1]["action"] if events and events[-1]["seq"] > 1 else None
     latest = [line for line in lines if last_action and line.seq >= last_action]
     only = changed_fighters(before, state) if before is not None else None
@@ -203,6 +219,17 @@ def build_board(
     # tool's form is built when it is opened, or refused a tap.
     tools = [] if handover else table_rolls.table_tools(offers, side)
     open_tool = open_tool or table_rolls.TOOL_OF_COMMAND.get(refused, "")
+    # The mystic action just declared opens the spell or miracle test, its
+    # caster chosen (issue 23).
+    caster = next(
+        (
+            e.payload["fighter"]
+            for e in added
+            if e.kind == "action_declared" and e.payload.get("action") == "mystic"
+        ),
+        "",
+    )
+    open_tool = open_tool or ("test" if caster else "")
     opened = next((tool for tool in tools if tool["name"] == open_tool), None)
     # "A fighter flees", for each side this phone holds (sent with every
     # answer: its choices and its version follow the game).
@@ -236,6 +263,9 @@ def build_board(
         "act_url": reverse("game_act", args=[game.public_id]),
         "error": error,
         "error_field": error_field,
+        "refused": refused,
+        "posted": posted or {},
+        "error_at_shot": _error_at_shot(panel, refused, posted or {}),
         "can_undo": viewer.is_player and services.may_undo(game, side, events),
         "summary": services.game_summary(game) if game.finished else None,
         "to_confirm": _results_to_confirm(game, viewer, pending_confirmation),
@@ -243,11 +273,25 @@ def build_board(
         "table_tools": tools,
         "open_tool": opened["name"] if opened else "",
         "tool_body": opened["body"] if opened else None,
-        "tool_form": opened and table_rolls.tool_form(state, side, opened["name"]),
+        "tool_form": opened
+        and table_rolls.tool_form(state, side, opened["name"], caster=caster),
         "effects": table_rolls.effects_view(state, offers),
         "undo_request": services.pending_undo_request(game, latest=events),
+        "dice_mode_request": services.pending_dice_mode_request(game, latest=events),
+        "can_switch_dice": viewer.is_player and not game.finished,
         "undo_confirm": undo_confirm,
+        "rulings": rulings_in_force(state) if since is None else [],
     }
+
+
+def _error_at_shot(panel: Panel, refused: str, posted: Mapping[str, str]) -> str:
+    """The shooter whose refused shot's message stands next to its form (the
+    form is on the panel), rather than at the panel's top; "" if none."""
+    if refused != "shoot" or panel.kind != "activation":
+        return ""
+    shooter = posted.get("fighter", "")
+    shown = any(f["id"] == shooter and f["shoot_at"] for f in panel.data["fighters"])
+    return shooter if shown else ""
 
 
 def _side_names(game) -> dict[str, dict[str, str]]:
@@ -270,12 +314,23 @@ def _results_to_confirm(game, viewer, pending_confirmation) -> list[dict]:
     ]
 
 
-def whole_log(game, viewer) -> list[LogLine]:
-    """Every line of the log this viewer may read (the log page)."""
+def whole_log_page(game, viewer, *, order: str = "", fighter: str = "") -> dict:
+    """The log page's lines, ordered and filtered (``presenters.log_page``)."""
+    from battles.presenters.log_page import log_page
     from battles.services import games as services
 
     disputed = game.events.filter(disputed=True).values_list("seq", flat=True)
-    return log_lines(services.rules_events(game), viewer.sides, disputed=disputed)
+    typed = game.events.filter(dice_source="entered").values_list("action", flat=True)
+    return log_page(
+        services.rules_events(game),
+        viewer.sides,
+        disputed=disputed,
+        typed=typed,
+        now=game.state,
+        order=order,
+        fighter=fighter,
+        players={side: n["name"] for side, n in _side_names(game).items()},
+    )
 
 
 __all__ = [
@@ -287,5 +342,5 @@ __all__ = [
     "percent",
     "status_line",
     "waiting_for",
-    "whole_log",
+    "whole_log_page",
 ]

@@ -60,6 +60,27 @@ def _draw_panel(state: Mapping[str, Any], side: str, offers: Offers) -> Panel:
     )
 
 
+def _melee_targets(
+    state: Mapping[str, Any], side: str, targets: Sequence[str]
+) -> list[dict[str, Any]]:
+    """The targets that two or more of ``side``'s fighters touch: a shot into
+    the melee asks which of them is nearest to the shooter (initiation rules,
+    "Tir dans la mêlée"; the command's ``nearest_friend``). With one friend in
+    contact the engine takes it."""
+    melees = []
+    for target in targets:
+        friends = st.friends_in_contact_with(state, target, side)
+        if len(friends) >= 2:
+            melees.append(
+                {
+                    "id": target,
+                    "label": state["fighters"][target]["label"],
+                    "friends": options(state, friends),
+                }
+            )
+    return melees
+
+
 def _activation_panel(state: Mapping[str, Any], side: str, offers: Offers) -> Panel:
     """The activated fighters, each with the actions the rules allow it now."""
     active = state["active"]
@@ -87,6 +108,7 @@ def _activation_panel(state: Mapping[str, Any], side: str, offers: Offers) -> Pa
                 "moves": moves,
                 "engage": options(state, engage),
                 "shoot_at": options(state, shoot_at),
+                "melee_targets": _melee_targets(state, side, shoot_at),
                 "weapon": st.card_of(state, fighter_id)["weapon"],
                 "disengage": offers.choices("disengage", "method", fighter=fighter_id),
                 "contacts": [

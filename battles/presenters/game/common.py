@@ -9,6 +9,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -29,7 +30,31 @@ def percent(value: str | Fraction | None) -> str:
     """
     if value is None:
         return ""
-    return f"{number_format(float(Fraction(value)) * 100, 1)}\u00a0%"
+    tenths = _tenths(Fraction(value))
+    return _percent_text(tenths)
+
+
+def _tenths(value: Fraction) -> int:
+    """The value in tenths of a percent, rounded half up (2/3: 667, not 666)."""
+    scaled = value * 1000
+    half = Fraction(1, 2)
+    return int(scaled + half) if scaled >= 0 else -int(-scaled + half)
+
+
+def _percent_text(tenths: int) -> str:
+    return f"{number_format(Decimal(tenths) / 10, 1)}\u00a0%"
+
+
+def percents(values: Sequence[str | Fraction]) -> list[str]:
+    """A row of probabilities that add up to 1, as percentages adding up to
+    100,0 % (largest remainders: each is rounded the way that keeps the sum)."""
+    exact = [Fraction(v) * 1000 for v in values]
+    tenths = [int(e) for e in exact]
+    short = round(sum(exact)) - sum(tenths)
+    order = sorted(range(len(exact)), key=lambda i: exact[i] - tenths[i], reverse=True)
+    for i in order[: max(short, 0)]:
+        tenths[i] += 1
+    return [_percent_text(t) for t in tenths]
 
 
 @dataclass
@@ -160,7 +185,7 @@ def wait_panel(side: str | None, what: str, section: str = "") -> Panel:
         "wait",
         side=side,
         title=_("Waiting for %(side)s: %(what)s")
-        % {"side": side_word(side), "what": what},
+        % {"side": side_word(side, mid=True), "what": what},
         section=section,
     )
 

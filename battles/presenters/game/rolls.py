@@ -9,7 +9,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from battles.presenters.game.common import Panel, labels, percent
+from battles.presenters.game.common import Panel, labels, percent, percents
 from battles.presenters.words import (
     OUTCOMES,
     location_word,
@@ -26,6 +26,16 @@ def faces_text(faces: Sequence[int]) -> str:
     return " ".join(f"[{face}]" for face in faces)
 
 
+def _outcome_rows(odds: Mapping[str, str]) -> list[tuple[str, str]]:
+    """The wound roll's outcomes and their odds, adding up to 100 %."""
+    shown = [(word, p) for word, p in odds.items() if Fraction(p) > 0]
+    figures = percents([p for _word, p in shown])
+    return [
+        (str(OUTCOMES[word]), figure)
+        for (word, _p), figure in zip(shown, figures, strict=True)
+    ]
+
+
 def panel(state: Mapping[str, Any], pending: Mapping[str, Any]) -> Panel:
     """The roll asked for now, or the decision about a six already rolled."""
     if pending["kind"] in ("test", "opposed") and pending.get("roll"):
@@ -39,10 +49,20 @@ def panel(state: Mapping[str, Any], pending: Mapping[str, Any]) -> Panel:
             odds=percent(pending["odds"]),
         )
     elif kind == "opposed":
+        fighters = (pending.get("context") or {}).get("fighters") or {}
         data.update(
             values=pending["values"],
-            odds_a=percent(pending["odds"]),
-            odds_b=percent(1 - Fraction(pending["odds"])),
+            # The Tactics roll is a DIS test (IV-A-2), a combat's Initiative
+            # an INI test (VII-C-2); both opposed (II-A-3).
+            characteristic="INI" if pending.get("purpose") == "initiative" else "DIS",
+            fighters={s: labels(state).get(f, "") for s, f in fighters.items()},
+            **dict(
+                zip(
+                    ("odds_a", "odds_b"),
+                    percents([pending["odds"], 1 - Fraction(pending["odds"])]),
+                    strict=True,
+                )
+            ),
             faces_needed=2,
         )
     elif kind == "wound":
@@ -51,11 +71,7 @@ def panel(state: Mapping[str, Any], pending: Mapping[str, Any]) -> Panel:
             strength=context["strength"],
             resistance=context["resistance"],
             faces_needed=pending["dice"],
-            outcomes=[
-                (str(OUTCOMES[word]), percent(p))
-                for word, p in pending["odds"].items()
-                if Fraction(p) > 0
-            ],
+            outcomes=_outcome_rows(pending["odds"]),
         )
     elif kind == "split":
         data.update(odds=percent("1/2"))
@@ -99,14 +115,31 @@ def _roll_updated(p, who, names):
     if p.get("reroll"):
         text = _("%(side)s rerolls the six: %(faces)s.")
         return text % {"side": who, "faces": faces_text(p["faces"])}, "II-A-1"
+    faces = faces_text(p["faces"])
+    if pending.get("kind") == "opposed" and len(p["faces"]) == 2:
+        # II-A-3: side A's die first, then side B's: say whose is whose.
+        face_a, face_b = p["faces"]
+        faces = _("%(a)s for side A, %(b)s for side B") % {
+            "a": faces_text([face_a]),
+            "b": faces_text([face_b]),
+        }
     return (
-        _("Roll for %(what)s: %(faces)s.")
-        % {"what": pending_title(pending, names), "faces": faces_text(p["faces"])},
+        _("%(what)s: %(faces)s.")
+        % {"what": pending_title(pending, names), "faces": faces},
         pending.get("section", ""),
     )
 
 
 def _test_resolved(p, who, names):
+    if p.get("purpose") == "attack" and p.get("section") == "VII-C-4":
+        # The attack test has no difficulty: 0 or less fails (II-A-4).
+        text = (
+            _("%(what)s: %(final)s (natural %(natural)s), the attack test succeeds.")
+            if p["success"]
+            else _("%(what)s: %(final)s (natural %(natural)s), the attack fails.")
+        )
+        values = {"what": pending_title(p, names), **p}
+        return text % values, "VII-C-4"
     values = {
         "what": pending_title(p, names),
         "final": p["final"],
@@ -145,12 +178,33 @@ def _wound_rolled(p, who, names):
 
 
 def _tactics_won(p, who, names):
-    final_a, final_b = p["rounds"][-1]
-    return (
-        _("Tactics roll: %(winner)s wins, %(a)s against %(b)s.")
-        % {"winner": side_word(p["winner"]), "a": final_a, "b": final_b},
-        "IV-A-2",
-    )
+    """The winner's score first, each score said whose it is; then who rolled
+    (each side's choice is secret until the roll is made: now it is said)."""
+    finals = dict(zip(("a", "b"), p["rounds"][-1], strict=True))
+    winner = p["winner"]
+    loser = "b" if winner == "a" else "a"
+    text = _("Tactics roll: %(winner)s wins, %(won)s against %(lost)s for %(loser)s.")
+    text %= {
+        "winner": side_word(winner, mid=True),
+        "won": finals[winner],
+        "lost": finals[loser],
+        "loser": side_word(loser, mid=True),
+    }
+    labels, values = p.get("labels") or {}, p.get("values") or {}
+    if set(labels) >= {"a", "b"} and set(values) >= {"a", "b"}:
+        rolled = _(
+            "%(fighter_a)s (DIS %(dis_a)s) rolled for %(side_a)s, "
+            "%(fighter_b)s (DIS %(dis_b)s) for %(side_b)s."
+        )
+        text += " " + rolled % {
+            "fighter_a": labels["a"],
+            "dis_a": values["a"],
+            "side_a": side_word("a", mid=True),
+            "fighter_b": labels["b"],
+            "dis_b": values["b"],
+            "side_b": side_word("b", mid=True),
+        }
+    return text, "IV-A-2"
 
 
 EVENTS = {

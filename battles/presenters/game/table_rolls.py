@@ -16,7 +16,7 @@ from django.utils.formats import localize
 from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
-from battles.presenters.game.common import Panel, french, percent
+from battles.presenters.game.common import Panel, french, percent, percents
 from battles.presenters.game.common import labels as fighter_labels
 from rules.game import choice_odds, who_decides
 from rules.game import state as st
@@ -36,6 +36,8 @@ USE_WORDS = {
     "miracle": _("Miracle"),
     "skill": _("Skill"),
     "other": _("Other"),
+    # The panel cites the section itself (VII-C-4): not twice in the title.
+    "defence": _("parry"),
 }
 KIND_WORDS = {
     "harmful": _("Harmful effect"),
@@ -76,7 +78,15 @@ def test_title(pending: Mapping[str, Any], labels: Mapping[str, str]) -> str:
     }
 
 
-def _convention(pending: Mapping[str, Any]) -> str:
+def _convention(pending: Mapping[str, Any], labels=None) -> str:
+    context = pending.get("context") or {}
+    if context.get("fear") and context.get("prompted"):
+        # A Courage test the game asked for on a charge (IX, melee-sources §3).
+        feared = (labels or {}).get(context.get("feared"), context.get("feared", ""))
+        return gettext(
+            "%(feared)s's PEUR %(fear)s is above this fighter's courage: 1d6 + "
+            "COU must reach it, or the fighter is routed (IX)."
+        ) % {"feared": feared, "fear": pending.get("difficulty", "")}
     if pending.get("section") == FEAR_CONVENTION:
         return gettext(
             "The rules call for a Courage test when charging a fighter with PEUR; "
@@ -98,7 +108,7 @@ def pending_panel(state: Mapping[str, Any], pending: Mapping[str, Any]):
     roll = pending.get("roll")
     data: dict[str, Any] = {
         "pending": pending,
-        "convention": _convention(pending),
+        "convention": _convention(pending, labels),
         "six": bool(roll),
         "dice": pending.get("dice", 1),
     }
@@ -110,13 +120,16 @@ def pending_panel(state: Mapping[str, Any], pending: Mapping[str, Any]):
                 {
                     "side": s,
                     "label": labels[fighters[s]],
+                    "tag": side_tag(labels[fighters[s]], s),
                     "characteristic": context["characteristics"][s],
                     "value": pending["values"][s],
-                    "odds": percent(
-                        pending["odds"] if s == "a" else 1 - Fraction(pending["odds"])
-                    ),
+                    "odds": figure,
                 }
-                for s in st.SIDES
+                for s, figure in zip(
+                    st.SIDES,
+                    percents([pending["odds"], 1 - Fraction(pending["odds"])]),
+                    strict=True,
+                )
             ],
             faces_needed=2,
         )
@@ -188,10 +201,31 @@ def table_tools(offers, side: str | None) -> list[dict[str, Any]]:
     ]
 
 
-def test_form(state: Mapping[str, Any], side: str) -> dict:
+def side_tag(label: str, side: str) -> str:
+    """ "(B)" after a fighter's name, unless its label already ends so (a
+    namesake's label does: "Guerrier 1 (B)")."""
+    tag = f"({side.upper()})"
+    return "" if label.endswith(tag) else tag
+
+
+def test_form(state: Mapping[str, Any], side: str, caster: str = "") -> dict:
     """What the "roll a test" form offers: a side tests its own living
     fighters (II-A); an opposed test picks any living adversary (II-A-3);
-    several dice up to ``MAX_DICE`` (II-A-2)."""
+    several dice up to ``MAX_DICE`` (II-A-2). ``caster``: a fighter that just
+    declared its mystic action, chosen with its spell (POU) or miracle (FOI)."""
+    chosen = {"fighter": "", "code": "COU", "use": "other", "reserve": None}
+    if caster in st.fighters_of(state, side):
+        profile = st.card_of(state, caster)["profile"]
+        magician = profile.get("POU") is not None
+        if magician or profile.get("FOI") is not None:
+            reserve = "mana" if magician else "faith"
+            chosen = {
+                "fighter": caster,
+                "code": "POU" if magician else "FOI",
+                "use": "spell" if magician else "miracle",
+                "reserve": state["fighters"][caster].get(reserve),
+                "reserve_word": gettext("mana") if magician else gettext("faith"),
+            }
     mine = [
         {
             "id": f,
@@ -210,6 +244,7 @@ def test_form(state: Mapping[str, Any], side: str) -> dict:
         "codes": st.CHARACTERISTICS,
         "uses": [(u, str(USE_WORDS[u])) for u in USES],
         "max_dice": MAX_DICE,
+        "chosen": chosen,
     }
 
 
@@ -218,7 +253,7 @@ def effect_form(state: Mapping[str, Any], side: str) -> dict:
     labels = fighter_labels(state)
     return {
         "fighters": [
-            {"id": f, "label": labels[f], "side": state["fighters"][f]["side"]}
+            {"id": f, "label": labels[f], "tag": side_tag(labels[f], s)}
             for s in st.SIDES
             for f in st.fighters_of(state, s)
         ],
@@ -236,10 +271,15 @@ def effect_form(state: Mapping[str, Any], side: str) -> dict:
 TOOL_FORMS = {"test": test_form, "effect": effect_form}
 
 
-def tool_form(state: Mapping[str, Any], side: str | None, tool: str) -> dict | None:
-    """The data of ``tool``'s form, for the tool the player opened."""
+def tool_form(
+    state: Mapping[str, Any], side: str | None, tool: str, caster: str = ""
+) -> dict | None:
+    """The data of ``tool``'s form, for the tool the player opened (the test's
+    with ``caster`` chosen, after a mystic action)."""
     build = TOOL_FORMS.get(tool)
-    return build(state, side) if build and side else None
+    if not build or not side:
+        return None
+    return build(state, side, caster) if tool == "test" else build(state, side)
 
 
 def effects_view(state: Mapping[str, Any], offers) -> list[dict[str, Any]]:
@@ -335,10 +375,12 @@ def describe(
                 "difficulty": pending["difficulty"],
                 "odds": percent(pending["odds"]),
             }
-        if pending.get("section") == FEAR_CONVENTION:
+        if pending.get("section") == FEAR_CONVENTION and not (
+            pending["context"].get("prompted")
+        ):
             text += " " + gettext("(Table convention: the fear value.)")
         return text, pending.get("section", "II-A-3")
-    if kind == "opposed_resolved":
+    if kind == "opposed_resolved" and p.get("purpose") != "initiative":
         final_a, final_b = p["rounds"][-1]
         return (
             gettext("%(what)s: %(winner)s wins, %(a)s against %(b)s.")

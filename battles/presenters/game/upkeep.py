@@ -12,6 +12,7 @@ from django.utils.translation import pgettext
 from battles.presenters.game import table_rolls
 from battles.presenters.game.common import Panel, french
 from battles.presenters.game.floor import Offers
+from rules.game.upkeep_phase import reserve_bounds, side_markers
 
 
 def panel(state: Mapping[str, Any], side: str | None, offers: Offers) -> Panel:
@@ -25,9 +26,9 @@ def panel(state: Mapping[str, Any], side: str | None, offers: Offers) -> Panel:
     lines = []
     for item in upkeep["items"]:
         reserve = item["step"] if item["step"] in ("faith", "mana") else None
-        current = None
+        bounds = {}
         if reserve and item.get("fighter"):
-            current = state["fighters"][item["fighter"]].get(reserve)
+            bounds = reserve_bounds(state, item)
         lines.append(
             {
                 **table_rolls.upkeep_extras(state, item, side),
@@ -37,12 +38,23 @@ def panel(state: Mapping[str, Any], side: str | None, offers: Offers) -> Panel:
                 "done": item["key"] in upkeep["ticked"],
                 "next": item["key"] in tickable,
                 "rally": item["step"] == "rally",
+                "marker": item["step"] == "markers",
                 "reserve": reserve,
-                "current": current,
+                "current": bounds.get("current"),
+                "reserve_low": bounds.get("low"),
+                "reserve_high": bounds.get("high"),
+                "reserve_code": bounds.get("characteristic"),
             }
         )
     done = [line for line in lines if line["done"]]
     to_come = [line for line in lines if not line["done"]]
+    # What this phone may tick first (both sides tick at once where IV-D's
+    # order allows), else the line the game waits for.
+    mine = [line for line in to_come if line["next"]]
+    if mine:
+        to_come.remove(mine[0])
+        to_come.insert(0, mine[0])
+    markers = side_markers(state, side) if side else []
     return Panel(
         "upkeep",
         side=None,
@@ -54,6 +66,8 @@ def panel(state: Mapping[str, Any], side: str | None, offers: Offers) -> Panel:
             "done": done,
             # The lines keep their IV-D numbers, however they are grouped.
             "now_number": len(done) + 1,
+            # IV-D-3-6: one tap removes every marker of this side's fighters.
+            "all_markers": len(markers) if len(markers) > 1 else 0,
         },
     )
 
@@ -66,6 +80,22 @@ def _upkeep_ticked(p, who, names):
     text = pgettext("upkeep", "Done: %(item)s.") % {"item": label}
     if p.get("rallied") is True:
         text += " " + _("The fighter rallies.")
+    reserve = p.get("reserve")
+    if reserve:
+        words = {
+            "before": reserve["before"],
+            "after": reserve["after"],
+            "high": reserve["high"],
+            "code": reserve["characteristic"],
+        }
+        if reserve["reserve"] == "mana":
+            line = _("Mana %(before)s → %(after)s")
+        else:
+            line = _("Temporary faith %(before)s → %(after)s")
+        text += " " + line % words + " "
+        text += _("(typed by the player, at most %(high)s: the card's %(code)s).") % (
+            words
+        )
     return text, p.get("section", "IV-D")
 
 

@@ -1,0 +1,63 @@
+"""``manage.py verify_game FILE``: recompute every face of a downloaded log.
+
+FILE is the JSON a finished game's verify page downloads
+(``/games/<id>/log.json``). Nothing is read from the database or the server:
+the seed in the file is checked against the fingerprint shown from the start,
+then every roll of the app's dice is recomputed from the seed and its roll
+number (``rules.verify``, the derivation the game rolls with). Rolls typed
+from real dice are counted, not checked. Exit status 1 if anything differs.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from rules.verify import check_rolls, seed_matches
+
+
+class Command(BaseCommand):
+    help = (
+        "Recompute every app-rolled face of a game's downloaded JSON log from "
+        "its revealed seed, without the server; exit status 1 on any mismatch."
+    )
+    requires_system_checks: list = []
+    requires_migrations_checks = False
+
+    def add_arguments(self, parser) -> None:
+        parser.add_argument("file", help="The log downloaded from the verify page.")
+
+    def handle(self, *args, file: str, **options) -> None:
+        try:
+            log = json.loads(Path(file).read_text(encoding="utf-8"))
+            seed, fingerprint = log["seed"], log["seed_sha256"]
+            events = log["events"]
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            raise CommandError(f"Not a game log: {error}") from None
+        if not seed:
+            raise CommandError("The log holds no seed: the game was not over.")
+        if not seed_matches(seed, fingerprint):
+            raise CommandError(
+                "The seed does not match the fingerprint shown from the start."
+            )
+        try:
+            checks = check_rolls(events, seed)
+        except (KeyError, TypeError, ValueError) as error:
+            raise CommandError(f"Not a game log: {error}") from None
+        bad = [check for check in checks if not check.ok]
+        typed = sum(check.typed for check in checks)
+        for check in bad:
+            self.stdout.write(
+                f"event {check.seq} (roll {check.roll}): logged "
+                f"{' '.join(map(str, check.faces))}, the seed gives "
+                f"{' '.join(map(str, check.expected))}"
+            )
+        seeded = len(checks) - typed
+        self.stdout.write(
+            f"{seeded - len(bad)} of {seeded} app-rolled rolls match the seed; "
+            f"{typed} typed from real dice (not checked)."
+        )
+        if bad:
+            raise CommandError(f"{len(bad)} roll(s) do not match the seed.")
