@@ -29,12 +29,13 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
 from tests.support.servers import manage, server_env, shell_json, uvicorn  # noqa: E402
 
@@ -123,12 +124,21 @@ def version_of(page) -> int:
 
 
 def wait_version(page, version: int, seconds: float = 10) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if version_of(page) >= version:
-            return True
-        page.wait_for_timeout(5)
-    return False
+    """Wait in the page (a check per frame, no round trip to it): polling
+    it from here would load the very main thread being measured."""
+    try:
+        page.wait_for_function(
+            """(version) => {
+                const status = document.getElementById("game-status");
+                return !!status && Number(status.dataset.version) >= version;
+            }""",
+            arg=version,
+            polling="raf",
+            timeout=seconds * 1000,
+        )
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 def play_round(phones: dict, taps: int) -> dict:
