@@ -7,7 +7,8 @@ headers, and logs a line for every connection refused past its limit. Here,
 installed in each server process when the ASGI app is imported:
 
 - a connection that has not sent a whole request head within
-  ``HEADER_TIMEOUT_SECONDS`` (environment, default 10) is closed;
+  ``HEADER_TIMEOUT_SECONDS`` (environment, default 10) of opening, or of
+  the first byte of a later request's head, is closed;
 - a log line of uvicorn's is let through once per 10 s, with the count of
   the ones left out.
 
@@ -54,13 +55,26 @@ def header_timeout_seconds() -> float:
         return DEFAULT_HEADER_TIMEOUT_SECONDS
 
 
+def _awaiting_head(protocol) -> bool:
+    """No whole request head in yet: h11's client side is idle (before the
+    first request, and again after each response on a kept connection)."""
+    import h11
+
+    return protocol.conn.their_state is h11.IDLE
+
+
 def _close_if_silent(protocol) -> None:
-    if protocol.cycle is None and not protocol.transport.is_closing():
+    protocol._header_timer = None
+    if _awaiting_head(protocol) and not protocol.transport.is_closing():
         protocol.transport.close()
 
 
 def bound_header_wait(seconds: float) -> None:
-    """uvicorn's h11 connections close when no request head came in time."""
+    """uvicorn's h11 connections close when a request head is not whole
+    ``seconds`` after the connection opened or its first byte came (a
+    later request on a kept connection too: uvicorn's keep-alive timer
+    stops at the first byte, so a head sent a byte at a time would hold
+    the connection for ever)."""
     try:
         from uvicorn.protocols.http.h11_impl import H11Protocol
     except ImportError:  # pragma: no cover - not served by uvicorn
@@ -76,9 +90,14 @@ def bound_header_wait(seconds: float) -> None:
     def data_received(self, data: bytes) -> None:
         received(self, data)
         timer = getattr(self, "_header_timer", None)
-        if timer is not None and self.cycle is not None:
-            timer.cancel()
-            self._header_timer = None
+        if not _awaiting_head(self):
+            if timer is not None:
+                timer.cancel()
+                self._header_timer = None
+        elif timer is None and not self.transport.is_closing():
+            # The first byte of a later head: bounded from now, not reset by
+            # the bytes that follow.
+            self._header_timer = self.loop.call_later(seconds, _close_if_silent, self)
 
     H11Protocol.connection_made = connection_made
     H11Protocol.data_received = data_received

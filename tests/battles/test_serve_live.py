@@ -165,3 +165,43 @@ def test_half_open_connections_are_closed_and_starve_no_one(tmp_path):
         finally:
             for sock in idle:
                 sock.close()
+
+
+def test_a_later_request_head_sent_a_byte_at_a_time_is_cut_off(tmp_path):
+    """After a first request on a kept connection, a second head trickled a
+    byte every 0.2 s is bounded like the first (uvicorn's keep-alive timer
+    stops at its first byte): the connection is closed, the others served."""
+    import socket
+
+    from tests.support.served import served
+
+    env = server_env(
+        DATABASE_URL=f"sqlite:///{tmp_path / 'trickle.sqlite3'}",
+        HEADER_TIMEOUT_SECONDS="1",
+    )
+    manage("migrate", "--noinput", env=env)
+    with served(env) as base:
+        port = int(base.rsplit(":", 1)[1])
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            first = b""
+            while b"\r\n\r\n" not in first:
+                first += sock.recv(4096)
+            assert first.startswith(b"HTTP/1.1 200")
+            sock.sendall(b"GET /healthz HTTP/1.1\r\n")
+            started, cut = time.monotonic(), False
+            while time.monotonic() - started < 4:
+                try:
+                    sock.sendall(b"X")
+                    sock.settimeout(0.2)
+                    if sock.recv(4096) == b"":
+                        cut = True
+                        break
+                except TimeoutError:
+                    continue  # still open: one more byte
+                except OSError:
+                    cut = True  # reset by the server
+                    break
+            assert cut, "a trickled request head held its connection past the bound"
+            assert time.monotonic() - started < 3
+        assert httpx.get(base + "/healthz", timeout=5).status_code == 200
