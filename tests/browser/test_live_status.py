@@ -24,6 +24,7 @@ from tests.browser.test_game_screen import (  # noqa: F401 (the fixture)
     phones,
     two_phone_game,
 )
+from tests.support.layout_shifts import layout_shift, watch_layout_shifts
 from tests.support.live import OPPONENT, OWNER
 from tests.support.phone_page import hold_session, settled
 from tests.support.servers import ROOT, free_port, manage, server_env, shell_json
@@ -145,26 +146,6 @@ def test_server_unreachable_is_said_in_view_when_the_server_stops(browser, tmp_p
             process.wait(timeout=5)
 
 
-WATCH_SHIFTS = """() => {
-  window.layoutShifts = [];
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      if (entry.hadRecentInput) continue;
-      window.layoutShifts.push({
-        value: entry.value,
-        nodes: entry.sources.map((s) => [
-          s.node ? s.node.id || s.node.className || s.node.nodeName : "?",
-          s.previousRect.y, s.previousRect.height,
-          s.currentRect.y, s.currentRect.height,
-        ].join(" ")),
-        panel: (document.querySelector("#game-panel") || {}).className,
-        draws: (document.querySelector("#game-draws") || {}).hidden,
-      });
-    }
-  }).observe({type: "layout-shift", buffered: false});
-}"""
-
-
 def test_no_layout_shift_on_either_phone_over_a_whole_turn(phones, live_server):  # noqa: F811
     from tests.browser.test_game_screen import _act_once
 
@@ -173,7 +154,7 @@ def test_no_layout_shift_on_either_phone_over_a_whole_turn(phones, live_server):
     open_game(a, live_server.url, OWNER, game)
     open_game(b, live_server.url, OPPONENT, game)
     for page in (a, b):
-        page.evaluate(WATCH_SHIFTS)
+        watch_layout_shifts(page)
     for _ in range(300):
         if "Turn 2 of" in a.locator("#game-status").inner_text():
             break
@@ -184,8 +165,7 @@ def test_no_layout_shift_on_either_phone_over_a_whole_turn(phones, live_server):
             a.wait_for_timeout(150)
     b.wait_for_selector("#game-status:has-text('Turn 2 of')", timeout=5000)
     for name, page in (("a", a), ("b", b)):
-        shifts = page.evaluate("() => window.layoutShifts")
-        total = sum(s["value"] for s in shifts)
+        total, shifts = layout_shift(page)
         print(f"phone {name}: CLS {total:.4f} over a turn; {shifts[:5]}")
         assert total <= 0.02, (name, total, shifts)
 

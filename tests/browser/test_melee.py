@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 
 from tests.browser.conftest import serious_accessibility_violations
+from tests.support.layout_shifts import layout_shift, watch_layout_shifts
 from tests.support.live import OPPONENT, OWNER, new_game, seat
 from tests.support.melee_setup import one_against_two
 from tests.support.phone_page import settled
@@ -146,6 +147,8 @@ def test_a_one_against_two_combat_on_two_phones(phones, live_server):
     pages = {"a": phones["a"], "b": phones["b"]}
     _open(pages["a"], live_server.url, OWNER, game)
     _open(pages["b"], live_server.url, OPPONENT, game)
+    for page in pages.values():
+        watch_layout_shifts(page)
     seen = {
         name: set()
         for name in ("initiative", "placement", "saw_loser", "attack", "parry")
@@ -178,6 +181,11 @@ def test_a_one_against_two_combat_on_two_phones(phones, live_server):
         log = page.locator(".log").inner_text()
         assert "wins the Initiative" in log or "Combat 1 is over" in log
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    # No jump on either phone while the other side plays (issue 25).
+    for side, page in pages.items():
+        total, shifts = layout_shift(page)
+        print(f"phone {side}: CLS {total:.4f} over the combat")
+        assert total <= 0.02, (side, total, shifts[:5])
     shot(pages["a"], "melee", "after-a")
     shot(pages["b"], "melee", "after-b")
 
