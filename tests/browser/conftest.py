@@ -81,10 +81,11 @@ class PageProblems:
         )
 
     def _on_request_failed(self, request) -> None:
-        # A static file's load cut short because the page moved on (a tap, a
-        # redirect, leaving the page) is the browser's own doing, not a fault:
-        # a missing or broken one still shows as an HTTP error response.
-        if "/static/" in request.url and "ERR_ABORTED" in (request.failure or ""):
+        # A read cut short because the page moved on (a tap, a redirect,
+        # leaving the page, live.js dropping a refresh for a tap) is the
+        # browser's own doing, not a fault: a server's failure still shows
+        # as an HTTP error or another network error. A cut POST (a tap) counts.
+        if request.method == "GET" and "ERR_ABORTED" in (request.failure or ""):
             return
         self.items.append(f"request failed: {request.url} {request.failure}")
 
