@@ -296,6 +296,35 @@ def test_IV_B_2_a_walk_then_an_exclusive_action_is_refused(game, opponent_client
     )
 
 
+def test_IV_B_2_the_panel_says_before_a_walk_that_it_ends_exclusive_actions(
+    game, opponent_client
+):
+    """The player is told before the first cumulative action of a card (not
+    by a refusal after it) that it ends the other fighters' charge,
+    engagement or run; once one walked, the line and those choices are gone."""
+    import re
+
+    game = to_activation(game)
+    perform(game, "a", {"type": "draw", "action": "draw"})
+    perform(game, "a", {"type": "end_activation"})
+    perform(game, "b", {"type": "draw", "action": "draw"})
+
+    def board() -> str:
+        return opponent_client.get(f"/games/{game.public_id}/").content.decode()
+
+    page = board()
+    warning = re.search(r'<p class="message exclusives-at-stake">(.*?)</p>', page)
+    assert warning is not None
+    assert "ends the other fighters' exclusive actions" in warning.group(1)
+    perform(game, "b", {"type": "declare", "fighter": "b1.1", "action": "walk"})
+    page = board()
+    assert "exclusives-at-stake" not in page
+    offered = re.search(r'<select id="move-b1.2" name="action">(.*?)</select>', page)
+    assert offered is not None
+    assert 'value="walk"' in offered.group(1)
+    assert 'value="charge"' not in offered.group(1)
+
+
 def test_mystic_actions_only_for_magicians_and_the_faithful(game, opponent_client):
     """IV-B-2: "Les actions cumulatives sont : la Marche, le Tir, les Actions
     mystiques (cf. Ch.10 et 11)"."""

@@ -81,6 +81,32 @@ def _melee_targets(
     return melees
 
 
+EXCLUSIVE = frozenset(a.value for a in ActivationAction if a.exclusive)
+
+
+def _exclusives_at_stake(fighters: Sequence[Mapping[str, Any]]) -> list[str]:
+    """The fighters that would lose the exclusive action offered to them if
+    another fighter of the card made a cumulative one now (IV-B-2: "les
+    combattants effectuant des actions cumulatives sont joués [...] après
+    ceux ayant effectué une action exclusive"): while there are any, the
+    panel says so before the walk, the shot or the mystic action."""
+
+    def exclusive(fighter) -> bool:
+        return any(move["value"] in EXCLUSIVE for move in fighter["moves"])
+
+    def cumulative(fighter) -> bool:
+        return bool(fighter["shoot_at"]) or any(
+            move["value"] not in EXCLUSIVE for move in fighter["moves"]
+        )
+
+    return [
+        held["label"]
+        for held in fighters
+        if exclusive(held)
+        and any(other is not held and cumulative(other) for other in fighters)
+    ]
+
+
 def _activation_panel(state: Mapping[str, Any], side: str, offers: Offers) -> Panel:
     """The activated fighters, each with the actions the rules allow it now."""
     active = state["active"]
@@ -124,6 +150,7 @@ def _activation_panel(state: Mapping[str, Any], side: str, offers: Offers) -> Pa
         section="IV-B-2",
         data={
             "fighters": fighters,
+            "exclusives_at_stake": _exclusives_at_stake(fighters),
             "can_end": offers.allows("end_activation"),
             "exclusive": [
                 action_word(a.value) for a in ActivationAction if a.exclusive
