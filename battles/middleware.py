@@ -38,6 +38,20 @@ class PermissionsPolicyMiddleware:
         return response
 
 
+class AnswerFirstMiddleware:
+    """The request's live announcements go out once its answer is rendered
+    (``battles.live.bus.held_until_answered``): the tapping phone first."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        from battles.live.bus import held_until_answered
+
+        with held_until_answered():
+            return self.get_response(request)
+
+
 # --- a database that went away ----------------------------------------------------
 
 DATABASE_GONE = (OperationalError, InterfaceError)

@@ -80,6 +80,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "battles.middleware.CompressionMiddleware",
+    "battles.middleware.AnswerFirstMiddleware",
     "battles.middleware.PermissionsPolicyMiddleware",
     "battles.middleware.DatabaseUnavailableMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

@@ -344,13 +344,46 @@ def note_acted(game_id: int, version: int, side: str) -> None:
     _acted[game_id] = (version, side)
 
 
+_held = threading.local()
+
+
+@contextlib.contextmanager
+def held_until_answered():
+    """Around a request's view: its announcements wait until its answer is
+    rendered, then all go out, whatever happened (an error included).
+
+    The tapping phone's answer first: announced at once, the other phones'
+    renders (``battles.live.push``) would share the process's CPU with it.
+    A phone that waits a few milliseconds more gets it all the same.
+    """
+    if getattr(_held, "queue", None) is not None:
+        yield  # already held further out
+        return
+    _held.queue = []
+    try:
+        yield
+    finally:
+        queue, _held.queue = _held.queue, None
+        for game_id, version in queue:
+            _publish(game_id, version)
+
+
 def announce(game_id: int, version: int) -> None:
-    """Tell every stream of ``game_id`` that events up to ``version`` exist.
+    """Tell every stream of ``game_id`` that events up to ``version`` exist
+    (after this request's answer, inside ``held_until_answered``).
 
     Called in ``transaction.on_commit``: the action is already saved, so a
     bus that fails must not turn it into an error for the player. It is
     logged; the streams find the news in the log at their next heartbeat.
     """
+    queue = getattr(_held, "queue", None)
+    if queue is not None:
+        queue.append((game_id, version))
+        return
+    _publish(game_id, version)
+
+
+def _publish(game_id: int, version: int) -> None:
     try:
         get_bus().publish(game_id, version)
     except Exception:  # the action is committed: never fail it
