@@ -84,12 +84,12 @@ def _melee_targets(
 EXCLUSIVE = frozenset(a.value for a in ActivationAction if a.exclusive)
 
 
-def _exclusives_at_stake(fighters: Sequence[Mapping[str, Any]]) -> list[str]:
-    """The fighters that would lose the exclusive action offered to them if
-    another fighter of the card made a cumulative one now (IV-B-2: "les
-    combattants effectuant des actions cumulatives sont joués [...] après
-    ceux ayant effectué une action exclusive"): while there are any, the
-    panel says so before the walk, the shot or the mystic action."""
+def _exclusives_at_stake(fighters: Sequence[Mapping[str, Any]]) -> bool:
+    """Would a fighter of the card lose the exclusive action offered to it
+    if another one made a cumulative action now? (IV-B-2: "les combattants
+    effectuant des actions cumulatives sont joués [...] après ceux ayant
+    effectué une action exclusive".) Then the panel says so before the walk,
+    the shot or the mystic action."""
 
     def exclusive(fighter) -> bool:
         return any(move["value"] in EXCLUSIVE for move in fighter["moves"])
@@ -99,12 +99,11 @@ def _exclusives_at_stake(fighters: Sequence[Mapping[str, Any]]) -> list[str]:
             move["value"] not in EXCLUSIVE for move in fighter["moves"]
         )
 
-    return [
-        held["label"]
-        for held in fighters
-        if exclusive(held)
+    return any(
+        exclusive(held)
         and any(other is not held and cumulative(other) for other in fighters)
-    ]
+        for held in fighters
+    )
 
 
 def _activation_panel(state: Mapping[str, Any], side: str, offers: Offers) -> Panel:
