@@ -14,21 +14,19 @@ from tests.support.game_steps import act, to_activation
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_announcements_inside_wait_for_the_end_then_all_go():
+def test_announcements_inside_wait_for_the_end_then_all_go(monkeypatch):
     published = []
-    original = bus._publish
-    bus._publish = lambda game_id, version: published.append((game_id, version))
-    try:
-        with bus.held_until_answered():
-            bus.announce(7, 3)
-            with bus.held_until_answered():  # nested: the outer one holds
-                bus.announce(7, 4)
-            assert published == []
-        assert published == [(7, 3), (7, 4)]
-        bus.announce(7, 5)  # outside a request: at once
-        assert published[-1] == (7, 5)
-    finally:
-        bus._publish = original
+    monkeypatch.setattr(
+        bus, "_publish", lambda game_id, version: published.append((game_id, version))
+    )
+    with bus.held_until_answered():
+        bus.announce(7, 3)
+        with bus.held_until_answered():  # nested: the outer one holds
+            bus.announce(7, 4)
+        assert published == []
+    assert published == [(7, 3), (7, 4)]
+    bus.announce(7, 5)  # outside a request: at once
+    assert published[-1] == (7, 5)
 
 
 def test_a_tap_is_announced_after_its_answer_is_rendered(
