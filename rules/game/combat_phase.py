@@ -55,7 +55,13 @@ from rules.game.common import (
     tactics_winner_at,
     wound_modifiers,
 )
-from rules.game.pending import choice_pending, test_pending, wound_pending
+from rules.game.pending import (
+    choice_pending,
+    opposed_resolution,
+    test_pending,
+    test_resolution,
+    wound_pending,
+)
 from rules.game.upkeep_phase import start_upkeep
 from rules.melee import (
     AMBIDEXTROUS,
@@ -658,14 +664,9 @@ def initiative_finished(batch: Batch, pending: Mapping[str, Any], roll: Any) -> 
         "opposed_resolved",
         {
             "purpose": "initiative",
-            "winner": result.winner,
-            "rounds": [list(r) for r in result.rounds],
-            "faces": list(result.faces),
-            "values": dict(pending["values"]),
-            "odds": pending["odds"],
+            **opposed_resolution(state, pending, result),
             "section": "VII-C-2",
             "context": dict(context),
-            "labels": {s: label_of(state, f) for s, f in context["fighters"].items()},
             "pending": None,
         },
     )
@@ -1035,20 +1036,14 @@ def attack_test_finished(batch: Batch, pending: Mapping[str, Any], result: Any) 
         next_pending = _wound_after(state, combat, context)
     batch.emit(
         "test_resolved",
-        {
-            "purpose": "attack",
-            "side": pending["side"],
-            "value": pending["value"],
-            "difficulty": pending["difficulty"],
-            "faces": list(result.faces),
-            "natural": result.natural,
-            "final": result.final,
-            "success": result.success,
-            "odds": pending["odds"],
-            "section": pending["section"],
-            "context": context,
-            "next": next_pending,
-        },
+        test_resolution(
+            pending,
+            result,
+            purpose="attack",
+            success=result.success,
+            context=context,
+            next=next_pending,
+        ),
     )
     if result.success:
         return
@@ -1179,23 +1174,18 @@ def defence_finished(batch: Batch, pending: Mapping[str, Any], roll: Any) -> Non
     success = roll.winning
     attack_final = context["attack_final"]
     next_pending = None if success else _wound_after(state, combat, context)
-    resolved: dict[str, Any] = {
-        "purpose": "defence",
-        "side": pending["side"],
-        "value": pending["value"],
-        "difficulty": pending["difficulty"],
-        "dice": pending["dice"],
-        "faces": list(roll.faces),
-        "throws": [list(t) for t in roll.throws],
-        "natural": roll.natural,
-        "final": roll.final,
-        "success": success,
-        "odds": pending["odds"],
-        "section": "VII-C-4",
-        "context": context,
-        "label": label_of(state, context["target"]),
-        "next": next_pending,
-    }
+    resolved = test_resolution(
+        pending,
+        roll,
+        purpose="defence",
+        dice=pending["dice"],
+        throws=[list(t) for t in roll.throws],
+        success=success,
+        section="VII-C-4",
+        context=context,
+        label=label_of(state, context["target"]),
+        next=next_pending,
+    )
     if roll.final == attack_final and not context.get("counter"):
         resolved["house_ruling"] = "parry_tie"
     batch.emit("test_resolved", resolved)

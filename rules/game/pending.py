@@ -8,7 +8,7 @@ from typing import Any
 from rules import odds
 from rules.checks import OpposedRoll, TestRoll
 from rules.game import state as st
-from rules.game.common import State, fraction_text
+from rules.game.common import State, fraction_text, label_of
 
 
 def choice_pending(
@@ -174,3 +174,40 @@ def who_decides(pending: Mapping[str, Any]) -> str | None:
     if pending["kind"] == "opposed" and pending.get("roll"):
         return opposed_roll_of(pending).deciding
     return pending.get("side")
+
+
+def test_resolution(
+    pending: Mapping[str, Any], roll: Any, **fields: Any
+) -> dict[str, Any]:
+    """What a ``test_resolved`` event records of every test: the test as it
+    was asked (``pending``) and as it fell (``roll``: faces, natural and
+    final result). ``fields`` add the rest (purpose, success, context...) or
+    replace one (a section the pending item does not carry)."""
+    return {
+        "side": pending["side"],
+        "value": pending["value"],
+        "difficulty": pending["difficulty"],
+        "faces": list(roll.faces),
+        "natural": roll.natural,
+        "final": roll.final,
+        "odds": pending["odds"],
+        "section": pending["section"],
+        **fields,
+    }
+
+
+def opposed_resolution(
+    state: State, pending: Mapping[str, Any], result: Any
+) -> dict[str, Any]:
+    """What the end of an opposed test records (II-A-3): the winner, each
+    round's faces, the values and odds it was rolled with, and the fighters'
+    names."""
+    fighters = pending["context"]["fighters"]
+    return {
+        "winner": result.winner,
+        "rounds": [list(r) for r in result.rounds],
+        "faces": list(result.faces),
+        "values": dict(pending["values"]),
+        "odds": pending["odds"],
+        "labels": {side: label_of(state, f) for side, f in fighters.items()},
+    }

@@ -24,8 +24,10 @@ from rules.game.common import (
     label_of,
 )
 from rules.game.pending import (
+    opposed_resolution,
     opposed_roll_of,
     roll_to_dict,
+    test_resolution,
     test_roll_of,
     wound_pending,
 )
@@ -190,33 +192,20 @@ def _roll_finished(
         batch.emit(
             "tactics_won",
             {
-                "winner": result.winner,
-                "rounds": [list(r) for r in result.rounds],
-                "faces": list(result.faces),
-                "values": dict(pending["values"]),
-                "odds": pending["odds"],
+                **opposed_resolution(state, pending, result),
                 "fighters": dict(context["fighters"]),
-                "labels": {
-                    s: label_of(state, f) for s, f in context["fighters"].items()
-                },
             },
         )
         batch.emit("step_changed", {"step": "first_choice", "pending": None})
         return
     result = roll.result()
-    resolved = {
-        "purpose": purpose,
-        "side": pending["side"],
-        "value": pending["value"],
-        "difficulty": pending["difficulty"],
-        "faces": list(result.faces),
-        "natural": result.natural,
-        "final": result.final,
-        "success": result.success,
-        "odds": pending["odds"],
-        "section": pending["section"],
-        "context": dict(context),
-    }
+    resolved = test_resolution(
+        pending,
+        result,
+        purpose=purpose,
+        success=result.success,
+        context=dict(context),
+    )
     next_pending = _after_test(state, pending, result)
     resolved["next"] = next_pending
     if purpose == "disengage":

@@ -34,6 +34,7 @@ from rules.game.common import (
     require_no_pending,
     whole_between,
 )
+from rules.game.pending import opposed_resolution, test_resolution
 from rules.scatter import scatter_from_faces
 from rules.several_dice import MAX_DICE, DiceTest, dice_test_choice, dice_test_success
 
@@ -339,23 +340,17 @@ def _progress(
     context = pending["context"]
     batch.emit(
         "test_resolved",
-        {
-            "purpose": "characteristic",
-            "side": pending["side"],
-            "value": pending["value"],
-            "difficulty": pending["difficulty"],
-            "dice": pending["dice"],
-            "faces": list(roll.faces),
-            "throws": [list(t) for t in roll.throws],
-            "natural": roll.natural,
-            "final": roll.final,
-            "success": roll.winning,
-            "odds": pending["odds"],
-            "section": pending["section"],
-            "context": dict(context),
-            "label": label_of(batch.state, context["fighter"]),
-            "next": None,
-        },
+        test_resolution(
+            pending,
+            roll,
+            purpose="characteristic",
+            dice=pending["dice"],
+            throws=[list(t) for t in roll.throws],
+            success=roll.winning,
+            context=dict(context),
+            label=label_of(batch.state, context["fighter"]),
+            next=None,
+        ),
     )
     if context.get("fear"):  # a Courage test on a charge (IX)
         from rules.game.fear import courage_finished
@@ -376,14 +371,9 @@ def opposed_finished(batch: Batch, pending: Mapping[str, Any], roll: OpposedRoll
         "opposed_resolved",
         {
             "purpose": "characteristic",
-            "winner": result.winner,
-            "rounds": [list(r) for r in result.rounds],
-            "faces": list(result.faces),
-            "values": dict(pending["values"]),
-            "odds": pending["odds"],
+            **opposed_resolution(state, pending, result),
             "section": pending["section"],
             "context": dict(context),
-            "labels": {s: label_of(state, f) for s, f in context["fighters"].items()},
             "pending": None,
         },
     )
