@@ -21,11 +21,12 @@ The course of one combat (melee-sources.md §8):
    them (``placement_order``: or both before the Initiative). A fighter whose
    disengagement failed this turn places none in attack, in every combat of
    the phase (S3).
-5. Exchanges (VII-C-3, S8): in each exchange the Initiative winner's side
-   makes its attacks, then the other side; a fighter attacks each of its
-   opponents at most once in an exchange; a fighter that holds an attack die
-   and an opponent it has not yet attacked in this exchange must attack. The
-   combat ends when no attack die can be used any more.
+5. Exchanges (VII-C-3, S8): the sides take turns, one attack each, the
+   Initiative winner's side first in each exchange (B, A, B, A...; a side
+   with no attack left lets the other go on alone); a fighter attacks each of
+   its opponents at most once in an exchange; a fighter that holds an attack
+   die and an opponent it has not yet attacked in this exchange must attack.
+   The combat ends when no attack die can be used any more.
 6. An attack (VII-C-4): the target's side commits 0 or more defence dice
    before the attack test (1d6 + current ATT, II-A-4: a final result of 0 or
    less fails); the defence test (the dice committed, one kept, II-A-2, +
@@ -138,6 +139,7 @@ def new_combat(one: str, many: list[str]) -> dict[str, Any]:
         "modifiers": {},  # Enchaînement: {fighter: {"ATT": -2k, "DEF": -2k}}
         "exchange": 1,
         "attacked": {},  # this exchange: {attacker: [targets]}
+        "last_side": None,  # this exchange: the side that attacked last
         "done": False,
     }
 
@@ -220,19 +222,28 @@ def attack_targets(state: State, combat: Mapping[str, Any], attacker: str) -> li
     return [t for t in opponents(state, combat, attacker) if t not in done]
 
 
+def _can_attack(state: State, combat: Mapping[str, Any], side: str) -> bool:
+    return any(
+        state["fighters"][f]["side"] == side and attack_targets(state, combat, f)
+        for f in members(combat)
+    )
+
+
 def turn_side(state: State, combat: Mapping[str, Any]) -> str | None:
-    """The side whose attack it is in this exchange: the Initiative winner's
-    side while one of its fighters may still attack, then the other (VII-C-3,
-    S8: "the initiative winner's side attacks first")."""
+    """The side whose attack it is: the sides take turns, one attack each,
+    the Initiative winner's side first in each exchange; a side with no
+    attack left in this exchange lets the other go on alone (melee-sources
+    §2.5 [read] S8: "The initiative winner's side attacks first. Attacks then
+    alternate between the sides"; each exchange opens with the winner's side,
+    as the first did [inferred])."""
     winner = combat["initiative"]
     if winner is None or combat["stage"] != "fighting":
         return None
-    for side in (winner, st.other(winner)):
-        for fighter_id in members(combat):
-            if state["fighters"][fighter_id]["side"] == side and attack_targets(
-                state, combat, fighter_id
-            ):
-                return side
+    last = combat.get("last_side")
+    first = winner if last is None else st.other(last)
+    for side in (first, st.other(first)):
+        if _can_attack(state, combat, side):
+            return side
     return None
 
 
@@ -545,6 +556,7 @@ def _choose(batch: Batch, index: int, *, automatic: bool = False) -> None:
             **extra,
         },
     )
+    _auto_place(batch)
     _auto_initiative(batch)
 
 
@@ -561,7 +573,9 @@ def _auto_choose(batch: Batch) -> None:
     ):
         return
     left = [i for i, c in enumerate(combat_state["combats"]) if not c["done"]]
-    if len(left) == 1:
+    if len(left) == 1 and not any(legal_pursue(state, s) for s in st.SIDES):
+        # (A freed fighter that may still pursue leaves the players time to
+        # record it: the picker names the combat then.)
         _choose(batch, left[0], automatic=True)
 
 
@@ -689,10 +703,43 @@ def initiative_finished(batch: Batch, pending: Mapping[str, Any], roll: Any) -> 
             "finals": {"a": last[0], "b": last[1]},
         },
     )
+    _auto_place(batch)
     settle_combat(batch)
 
 
-def place_dice(batch: Batch, side: str, command: Command) -> None:
+def forced_placement(state: State, fighter_id: str) -> str | None:
+    """Why the fighter's placement is no choice at all (all in defence, no
+    Enchaînement die to take): ``"disengagement"`` or ``"routed"``; None when
+    its player has something to decide."""
+    forced = _forced_defence(state, fighter_id)
+    if forced and not sequence_dice(skills_of(state, fighter_id)):
+        return forced
+    return None
+
+
+def _auto_place(batch: Batch) -> None:
+    """A placement forced all in defence is made without a tap (RULES_API
+    "Melee": where a step leaves no choice, the game takes it); the event
+    says why (``forced``) and that nobody tapped (``automatic``)."""
+    state = batch.state
+    combat = current_combat(state)
+    if combat is None or state["pending"] or combat["stage"] != "placing":
+        return
+    for side in sorted(placing_sides(state, combat)):
+        for fighter_id in unplaced(state, combat, side):
+            if forced_placement(state, fighter_id):
+                place_dice(
+                    batch,
+                    side,
+                    {"type": "place_dice", "fighter": fighter_id, "attack": 0},
+                    automatic=True,
+                )
+                return  # place_dice goes on with the next forced one
+
+
+def place_dice(
+    batch: Batch, side: str, command: Command, *, automatic: bool = False
+) -> None:
     """VII-C-1: one fighter's combat dice, ``attack`` of them in attack, the
     rest in defence (S8 [read]: "each die is placed either in attack or in
     defence").
@@ -815,9 +862,11 @@ def place_dice(batch: Batch, side: str, command: Command) -> None:
             "sequence": extra_dice,
             "war_fury": bool(fury),
             "forced": forced,
+            **({"automatic": True} if automatic else {}),
         },
         **extra,
     )
+    _auto_place(batch)
     _auto_initiative(batch)
     settle_combat(batch)
 
@@ -870,6 +919,7 @@ def declare_attack(batch: Batch, side: str, command: Command) -> None:
     amplified, attenuated = wound_modifiers(command)
     combat["dice"][attacker]["attack"] -= 2 if strike else 1
     combat["attacked"][attacker] = [*combat["attacked"].get(attacker, []), target]
+    combat["last_side"] = side  # the other side attacks next (§2.5)
     context = {
         "combat": index,
         "attacker": attacker,
@@ -888,12 +938,14 @@ def declare_attack(batch: Batch, side: str, command: Command) -> None:
         "master_strike": bool(strike),
         "exchange": combat["exchange"],
     }
+    following = _parry_or_attack(state, combat, context)
     _emit(
         batch,
         index,
         combat,
         attack_declared=declared,
-        pending=_parry_or_attack(state, combat, context),
+        pending=following,
+        **attack_certain_payload(state, combat, following),
     )
 
 
@@ -927,12 +979,12 @@ def _parry_or_attack(
     target, attacker = context["target"], context["attacker"]
     limit = _parry_limit(state, combat, target)
     if limit == 0:
-        return _attack_test(
+        return _attack_or_wound(
             state, combat, {**context, "parry_dice": 0, "counter": False}
         )
     attack = _attack_value(state, combat, attacker)
     defence = combat_value(state, combat, target, "DEF")
-    tie = 0 if ruling(state, "parry_tie") == "parried" else 1
+    tie = _needed_over(state, False)
     odds_by_dice = {
         str(k): fraction_text(parry_odds(attack, defence, k, tie))
         for k in range(limit + 1)
@@ -962,6 +1014,11 @@ def _attack_test(
     fixed difficulty to reach"); II-A-4: a final result of 0 or less fails,
     so it is rolled against 1."""
     attacker = context["attacker"]
+    context = dict(context)
+    if context.get("parry_dice"):
+        # What a six's question needs: the parry the blow must get past.
+        context["defence_value"] = combat_value(state, combat, context["target"], "DEF")
+        context["needed_over"] = _needed_over(state, bool(context.get("counter")))
     return test_pending(
         purpose="attack",
         side=state["fighters"][attacker]["side"],
@@ -970,6 +1027,88 @@ def _attack_test(
         section="VII-C-4",
         context=context,
     )
+
+
+def _needed_over(state: State, counter: bool) -> int:
+    """What the defence test needs above the attack's final result: 2 for a
+    counter-attack (S11), else 0, or 1 under ``parry_tie`` "not_parried"."""
+    if counter:
+        return 2
+    return 0 if ruling(state, "parry_tie") == "parried" else 1
+
+
+def blow_lands(attack_final: int, defence: int, dice: int, over: int) -> Fraction:
+    """P(the blow lands) once the attack test's final result is known: it
+    fails at 0 or less (II-A-4), else the defence test (``dice`` d6, one
+    kept, II-A-2, + ``defence``) must reach it + ``over`` to parry it."""
+    if attack_final <= 0:
+        return Fraction(0)
+    if dice <= 0:
+        return Fraction(1)
+    return 1 - dice_test_success(defence, attack_final + over, dice)
+
+
+def blow_lands_choice(
+    attack: int, natural: int, defence: int, dice: int, over: int
+) -> tuple[Fraction, Fraction]:
+    """(keep, reroll): the chance the blow lands when the attacker keeps the
+    six showing at ``natural`` or rerolls it (II-A-1: a '1' makes the natural
+    1; a later six is kept or rerolled, whichever lands more often)."""
+
+    def keep(n: int) -> Fraction:
+        return blow_lands(n + attack, defence, dice, over)
+
+    def reroll(n: int, depth: int) -> Fraction:
+        total = keep(1)
+        total += sum((keep(n + g) for g in range(2, 6)), Fraction(0))
+        six = keep(n + 6) if depth >= 4 else max(keep(n + 6), reroll(n + 6, depth + 1))
+        return (total + six) / 6
+
+    return keep(natural), reroll(natural, 0)
+
+
+def attack_cannot_fail(state: State, combat: Mapping[str, Any], attacker: str) -> bool:
+    """The attack test cannot fail: 1d6 + current ATT is at least 1 when ATT
+    is 0 or more (VII-C-4, S8 [read]: "no fixed difficulty"; II-A-4: only a
+    final result of 0 or less fails)."""
+    return _attack_value(state, combat, attacker) >= 0
+
+
+def _attack_or_wound(
+    state: State, combat: Mapping[str, Any], context: Mapping[str, Any]
+) -> dict[str, Any]:
+    """With no defence die committed, an attack test that cannot fail decides
+    nothing: it is not asked for, the wound roll waits (RULES_API "Melee": a
+    roll whose outcome cannot change what follows need not be asked for).
+    The wound pending's context says so (``attack_certain``)."""
+    if not context.get("parry_dice") and attack_cannot_fail(
+        state, combat, context["attacker"]
+    ):
+        pending = _wound_after(state, combat, context)
+        pending["context"]["attack_certain"] = True
+        return pending
+    return _attack_test(state, combat, context)
+
+
+def attack_certain_payload(
+    state: State, combat: Mapping[str, Any], pending: Mapping[str, Any] | None
+) -> dict[str, Any]:
+    """The ``attack_certain`` part of an event whose next step skipped the
+    attack test (what happened and why, for the log), or nothing."""
+    if not pending or not pending["context"].get("attack_certain"):
+        return {}
+    attacker = pending["context"]["source"]
+    return {
+        "attack_certain": {
+            "attacker": attacker,
+            "label": label_of(state, attacker),
+            "target": pending["context"]["target"],
+            "target_label": label_of(state, pending["context"]["target"]),
+            "value": _attack_value(state, combat, attacker),
+            "odds": "1/1",
+            "section": "VII-C-4, II-A-4",
+        }
+    }
 
 
 def parry(batch: Batch, side: str, command: Command) -> None:
@@ -1002,6 +1141,7 @@ def parry(batch: Batch, side: str, command: Command) -> None:
     target = context["target"]
     combat["dice"][target]["defence"] -= dice
     new_context = {**context, "parry_dice": dice, "counter": bool(counter)}
+    following = _attack_or_wound(state, combat, new_context)
     _emit(
         batch,
         index,
@@ -1015,7 +1155,8 @@ def parry(batch: Batch, side: str, command: Command) -> None:
                 str(dice)
             ),
         },
-        pending=_attack_test(state, combat, new_context),
+        pending=following,
+        **attack_certain_payload(state, combat, following),
     )
 
 
@@ -1029,9 +1170,12 @@ def attack_test_finished(batch: Batch, pending: Mapping[str, Any], result: Any) 
     counter = context.get("counter", False)
     context["attack_final"] = result.final
     next_pending = None
+    certain = None
     if result.success and dice > 0:
-        over = 2 if counter else (0 if ruling(state, "parry_tie") == "parried" else 1)
-        next_pending = _defence_test(state, combat, context, result.final + over)
+        over = _needed_over(state, counter)
+        certain = _parry_certain(state, combat, context, result.final + over)
+        if certain is None:
+            next_pending = _defence_test(state, combat, context, result.final + over)
     elif result.success:
         next_pending = _wound_after(state, combat, context)
     batch.emit(
@@ -1045,6 +1189,13 @@ def attack_test_finished(batch: Batch, pending: Mapping[str, Any], result: Any) 
             next=next_pending,
         ),
     )
+    if certain is not None:
+        _emit(batch, index, combat, parry_certain=certain)
+        if certain["bonus"]:
+            _bonus_attack(batch, context, certain["bonus"])
+        else:
+            settle_combat(batch)
+        return
     if result.success:
         return
     target = context["target"]
@@ -1130,6 +1281,41 @@ def ambidextrous(batch: Batch, side: str, command: Command) -> None:
         },
     )
     settle_combat(batch)
+
+
+def _parry_certain(
+    state: State, combat: Mapping[str, Any], context: Mapping[str, Any], needed: int
+) -> dict[str, Any] | None:
+    """A defence test that cannot fail decides nothing: it is not asked for
+    (RULES_API "Melee"), unless its margin still matters (Ambidextre wins an
+    attack die by 2 more, §4 [read] S11, and that is not certain too). What
+    the log says of it, or None when it must be rolled."""
+    target = context["target"]
+    dice = context["parry_dice"]
+    value = combat_value(state, combat, target, "DEF")
+    if dice_test_success(value, needed, dice) != 1:
+        return None
+    bonus = None
+    if context.get("counter"):
+        bonus = "counter"
+    elif has(state, target, AMBIDEXTROUS):
+        if dice_test_success(value, context["attack_final"] + 2, dice) != 1:
+            return None
+        bonus = "ambidextrous"
+    return {
+        "target": target,
+        "label": label_of(state, target),
+        "attacker": context["attacker"],
+        "attacker_label": label_of(state, context["attacker"]),
+        "dice": dice,
+        "value": value,
+        "needed": needed,
+        "attack_final": context["attack_final"],
+        "counter": bool(context.get("counter")),
+        "bonus": bonus,
+        "odds": "1/1",
+        "section": "VII-C-4, II-A-4",
+    }
 
 
 def _defence_test(
@@ -1226,6 +1412,7 @@ def _bonus_attack(batch: Batch, context: Mapping[str, Any], why: str) -> None:
         "exchange": combat["exchange"],
         "bonus": why,
     }
+    following = _parry_or_attack(state, combat, new_context)
     _emit(
         batch,
         index,
@@ -1237,7 +1424,8 @@ def _bonus_attack(batch: Batch, context: Mapping[str, Any], why: str) -> None:
             "target": attacker,
             "target_label": label_of(state, attacker),
         },
-        pending=_parry_or_attack(state, combat, new_context),
+        pending=following,
+        **attack_certain_payload(state, combat, following),
     )
 
 
@@ -1300,6 +1488,7 @@ def settle_combat(batch: Batch) -> None:
         combat = copy.deepcopy(combat)
         combat["exchange"] += 1
         combat["attacked"] = {}
+        combat["last_side"] = None  # the Initiative winner's side opens it
         _emit(batch, index, combat, exchange=combat["exchange"])
         return
     combat = copy.deepcopy(combat)
@@ -1323,14 +1512,25 @@ def settle_combat(batch: Batch) -> None:
     }
     reason = "no_adversary" if len(standing) < 2 else "no_attack_die"
     extra: dict[str, Any] = {"reason": reason}
+    freed = list(state["combat"].get("freed") or [])
     if free:
-        extra.update(free=free, pursuit=ruling(state, "pursuit"))
+        extra.update(
+            free=free,
+            free_labels=[label_of(state, f) for f in free],
+            pursuit=ruling(state, "pursuit"),
+        )
         extra["house_ruling"] = "pursuit"
+        if ruling(state, "pursuit") == "at_the_table":
+            freed += [f for f in free if f not in freed]
     batch.emit(
         "combat_updated",
         {
             "combat": dict(
-                state["combat"], combats=combats, current=None, picker=picker
+                state["combat"],
+                combats=combats,
+                current=None,
+                picker=picker,
+                freed=freed,
             ),
             "pending": _pick_pending(picker) if left else None,
             "ended": index,
@@ -1343,7 +1543,154 @@ def settle_combat(batch: Batch) -> None:
         _auto_choose(batch)
 
 
+# --- pursuit (VII-C-6) ------------------------------------------------------------
+
+
+def _combat_of(state: State, fighter_id: str) -> int | None:
+    for i, combat in enumerate(state["combat"]["combats"]):
+        if fighter_id in members(combat):
+            return i
+    return None
+
+
+def _joined(
+    state: State, combat: Mapping[str, Any], pursuer: str, target: str
+) -> tuple[str, list[str]] | None:
+    """The combat ``combat`` once ``pursuer`` joins it against ``target``, as
+    (one, many), or None when that would make several against several (IV-C:
+    a combat is one against one or one against several)."""
+    if target == combat["one"]:
+        return combat["one"], [*combat["many"], pursuer]
+    if combat["many"] == [target]:
+        # One against one: the target now faces two.
+        return target, [combat["one"], pursuer]
+    return None
+
+
+def pursuit_targets(state: State, pursuer: str) -> list[str]:
+    """The enemies ``pursuer`` may reach by a pursuit move (melee-sources §2.8
+    [read] S2, S11, S12: "A pursuit move can bring a fighter into another fray
+    in the same phase"; [inferred] "The new fights join the list of combats
+    still to resolve"): a living enemy in a combat still to fight that it can
+    join, or one in no combat at all this phase."""
+    side = state["fighters"][pursuer]["side"]
+    result = []
+    for target, fighter in state["fighters"].items():
+        if fighter["side"] == side or fighter["eliminated"]:
+            continue
+        index = _combat_of(state, target)
+        if index is None:
+            result.append(target)
+            continue
+        combat = state["combat"]["combats"][index]
+        if combat["done"] or index == state["combat"]["current"]:
+            continue
+        if _joined(state, combat, pursuer, target) is not None:
+            result.append(target)
+    return result
+
+
+def _pursuers(state: State, side: str) -> list[str]:
+    combat_state = state["combat"]
+    if (
+        state["phase"] != "combat"
+        or state["step"] != "fighting"
+        or combat_state is None
+        or combat_state["current"] is not None
+        or ruling(state, "pursuit") != "at_the_table"
+        or not any(not c["done"] for c in combat_state["combats"])
+    ):
+        return []
+    return [
+        f
+        for f in combat_state.get("freed") or []
+        if state["fighters"][f]["side"] == side
+        and not state["fighters"][f]["eliminated"]
+    ]
+
+
+def legal_pursue(state: State, side: str) -> list[dict[str, Any]]:
+    """A freed fighter of ``side`` may record its pursuit move while a combat
+    is still to fight and none is under way (VII-C-6, ``pursuit`` ruling
+    "at_the_table")."""
+    result = []
+    for pursuer in _pursuers(state, side):
+        targets = pursuit_targets(state, pursuer)
+        if targets:
+            result.append(
+                {"type": "pursue", "fighter": pursuer, "choices": {"target": targets}}
+            )
+    return result
+
+
+def pursue(batch: Batch, side: str, command: Command) -> None:
+    """A freed fighter's pursuit move, made at the table, brings it into
+    contact with ``target`` (melee-sources §2.8): it joins the target's
+    combat still to fight, or a new combat, one against one, is added to
+    the combats still to fight. The move itself is measured at the table
+    (the ``pursuit`` house ruling: distance and eligibility were not found)."""
+    state = batch.state
+    require_phase(state, "combat", "fighting")
+    if state["combat"]["current"] is not None:
+        raise IllegalAction(_("Finish the combat under way first."))
+    fighter_id = command.get("fighter")
+    own_fighter(state, side, fighter_id)
+    label = label_of(state, fighter_id)
+    if fighter_id not in _pursuers(state, side):
+        raise IllegalAction(
+            _(
+                "Only a fighter freed by a combat of this phase pursues, while a "
+                "combat is still to fight (VII-C-6)."
+            )
+        )
+    target = command.get("target")
+    st.living_fighter(state, target)
+    if target not in pursuit_targets(state, fighter_id):
+        raise IllegalAction(
+            _(
+                "{fighter} cannot pursue into that fighter: pick an enemy in a "
+                "combat still to fight that it can join (one against several, "
+                "never several against several), or one in no combat."
+            ),
+            fighter=label,
+        )
+    combat_state = state["combat"]
+    combats = [dict(c) for c in combat_state["combats"]]
+    index = _combat_of(state, target)
+    if index is None:
+        combats.append(new_combat(fighter_id, [target]))
+        index = len(combats) - 1
+    else:
+        joined = _joined(state, combats[index], fighter_id, target)
+        assert joined is not None  # checked by pursuit_targets
+        combats[index] = new_combat(joined[0], joined[1])
+    freed = [f for f in combat_state.get("freed") or [] if f != fighter_id]
+    contacts = [list(p) for p in state["contacts"]]
+    if not any({fighter_id, target} == set(p) for p in contacts):
+        contacts.append([fighter_id, target])
+    batch.emit("contacts_changed", {"contacts": contacts, "reason": "pursuit"})
+    batch.emit(
+        "combat_updated",
+        {
+            "combat": dict(combat_state, combats=combats, freed=freed),
+            "pursued": {
+                "fighter": fighter_id,
+                "label": label,
+                "target": target,
+                "target_label": label_of(state, target),
+                "combat": index,
+                "fighters": members(combats[index]),
+                "section": "VII-C-6",
+            },
+            "house_ruling": "pursuit",
+        },
+    )
+
+
 __all__ = [
+    "legal_pursue",
+    "pursue",
+    "pursuit_targets",
     "ambidextrous",
     "legal_ambidextrous",
     "attack_targets",

@@ -50,8 +50,10 @@ from rules.game.combat_phase import (
     legal_initiative,
     legal_parry,
     legal_place_dice,
+    legal_pursue,
     parry,
     place_dice,
+    pursue,
 )
 from rules.game.common import Batch, Command, CountingDice, State, own_fighter
 from rules.game.pending import choice_odds, who_decides
@@ -239,6 +241,9 @@ def _register_all() -> None:
         ("attack", declare_attack, legal_attack, False),
         ("parry", parry, legal_parry, False),
         ("ambidextrous", ambidextrous, legal_ambidextrous, False),
+        # A freed fighter's pursuit (VII-C-6): listed to its side while the
+        # next combat is picked, whoever picks it.
+        ("pursue", pursue, legal_pursue, True),
         ("set_routed", _set_routed, _legal_set_routed, True),
         ("set_mystic", _set_mystic, _legal_set_mystic, True),
         ("concede", _concede, _legal_concede, True),

@@ -113,6 +113,15 @@ class ChooseCombat(TypedDict):
     combat: int
 
 
+class Pursue(TypedDict):
+    """VII-C-6: a fighter freed by a combat records the contact its pursuit
+    move makes, joining a combat still to fight (or making a new one)."""
+
+    type: Literal["pursue"]
+    fighter: FighterId
+    target: FighterId
+
+
 class Initiative(TypedDict):
     """VII-C-2: the side names its fighter for the opposed Initiative test."""
 
@@ -260,6 +269,7 @@ Command = (
     | SetContact
     | FormCombats
     | ChooseCombat
+    | Pursue
     | Initiative
     | PlaceDice
     | Attack
@@ -286,6 +296,7 @@ COMMAND_KINDS: dict[str, type] = {
     "set_contact": SetContact,
     "form_combats": FormCombats,
     "choose_combat": ChooseCombat,
+    "pursue": Pursue,
     "initiative": Initiative,
     "place_dice": PlaceDice,
     "attack": Attack,
@@ -492,6 +503,7 @@ class DicePlaced(TypedDict):
     sequence: int  # Enchaînement/X dice taken (-2 ATT, -2 DEF each)
     war_fury: bool  # Furie guerrière: +1 attack die (counted in attack, total)
     forced: Literal["disengagement", "routed"] | None  # all in defence
+    automatic: NotRequired[bool]  # a forced placement made without a tap
 
 
 class AttackDeclared(TypedDict):
@@ -540,7 +552,18 @@ class CombatUpdated(TypedDict):
     reason: NotRequired[str]  # why it ended: "no_adversary" or "no_attack_die"
     free: NotRequired[list[FighterId]]  # freed from contact when it ended
     pursuit: NotRequired[str]  # the "pursuit" ruling then in force
+    free_labels: NotRequired[list[str]]  # the names of ``free``
     house_ruling: NotRequired[str]  # a rules.melee.HOUSE_RULINGS name
+    # Rolls that decide nothing, not asked for (RULES_API "Melee"): what
+    # happened and why. ``attack_certain``: {attacker, label, target,
+    # target_label, value, odds, section}, no defence die committed and ATT
+    # 0 or more; ``parry_certain``: {target, label, attacker, attacker_label,
+    # dice, value, needed, attack_final, counter, bonus, odds, section}.
+    attack_certain: NotRequired[dict[str, Any]]
+    parry_certain: NotRequired[dict[str, Any]]
+    # A freed fighter's pursuit recorded (VII-C-6): {fighter, label, target,
+    # target_label, combat, fighters, section}.
+    pursued: NotRequired[dict[str, Any]]
 
 
 class UpkeepStarted(TypedDict):
@@ -810,6 +833,7 @@ COMMAND_FIELDS: dict[str, tuple[Field, ...]] = {
         _choice("combats", ("suggested",), required=False),
     ),
     "choose_combat": (_int("combat", 0, 500),),
+    "pursue": (_id("fighter"), _id("target")),
     "initiative": (_id("fighter"),),
     "place_dice": (
         _id("fighter"),

@@ -154,6 +154,9 @@ def choice_odds(pending: Mapping[str, Any]) -> dict[str, str] | None:
         roll = test_roll_of(pending)
         if not roll.awaiting_choice:
             return None
+        context = pending.get("context") or {}
+        if pending.get("purpose") == "attack" and "defence_value" in context:
+            return _attack_six_odds(pending, roll)
         choice = odds.test_choice(roll)
     elif pending["kind"] == "opposed":
         roll = opposed_roll_of(pending)
@@ -166,6 +169,28 @@ def choice_odds(pending: Mapping[str, Any]) -> dict[str, str] | None:
         "keep": fraction_text(choice.keep),
         "reroll": fraction_text(choice.reroll),
         "best": choice.best,
+    }
+
+
+def _attack_six_odds(pending: Mapping[str, Any], roll: TestRoll) -> dict[str, Any]:
+    """A six on an attack test against a committed parry (VII-C-4): the
+    attack test itself cannot fail any more, so each choice shows the chance
+    the blow lands, past the parry (``"lands": True``)."""
+    from rules.game.combat_phase import blow_lands_choice
+
+    context = pending["context"]
+    keep, reroll = blow_lands_choice(
+        roll.value,
+        roll.natural,
+        context["defence_value"],
+        context["parry_dice"],
+        context["needed_over"],
+    )
+    return {
+        "keep": fraction_text(keep),
+        "reroll": fraction_text(reroll),
+        "best": "reroll" if reroll > keep else "keep",
+        "lands": True,
     }
 
 

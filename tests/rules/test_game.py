@@ -161,8 +161,8 @@ def test_a_whole_combat_with_a_parry_a_wound_and_the_upkeep():
     assert table.state["fighters"]["b1.1"]["steps"] == 2
     table.play("b", {"type": "attack", "attacker": "b1.1", "target": "a1.1"})
     table.play("a", {"type": "parry", "dice": 1})
-    table.play("b", {"type": "roll"}, faces=[2])  # 2 + ATT 4 - 2 (serious) = 4
-    table.play("a", {"type": "roll"}, faces=[4])  # 4 + DEF 4 = 8 >= 4: parried
+    table.play("b", {"type": "roll"}, faces=[4])  # 4 + ATT 4 - 2 (serious) = 6
+    table.play("a", {"type": "roll"}, faces=[4])  # 4 + DEF 4 = 8 >= 6: parried
     assert table.state["combat"]["combats"][0]["done"] is True
     assert table.state["phase"] == "upkeep"
     for item in list(table.state["upkeep"]["items"]):

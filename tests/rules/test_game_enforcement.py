@@ -101,13 +101,12 @@ def test_after_a_failed_disengagement_no_move_and_every_combat_die_in_defence():
     combat = table.state["combat"]["combats"][0]
     assert combat["dice"]["a1.1"]["total"] == 2
     assert table.state["pending"]["purpose"] == "initiative"
-    table.play("a", {"type": "roll"}, faces=[2, 5])  # 4 + 2 against 4 + 5: B
-    table.refuses(
-        "a", {"type": "place_dice", "fighter": "a1.1", "attack": 1}, "defence"
-    )
-    (entry,) = entries(table, "a", "place_dice")
-    assert entry["choices"]["attack"] == [0]
-    table.play("a", {"type": "place_dice", "fighter": "a1.1", "attack": 0})
+    events = table.play("a", {"type": "roll"}, faces=[2, 5])  # 4 + 2 against 4 + 5
+    # B won: A places first, and its placement is no choice: it is made
+    # without a tap, saying why (RULES_API "Melee").
+    (placed,) = [e["payload"]["placed"] for e in events if "placed" in e["payload"]]
+    assert (placed["forced"], placed["automatic"]) == ("disengagement", True)
+    assert not entries(table, "a", "place_dice")
     combat = table.state["combat"]["combats"][0]
     assert combat["dice"]["a1.1"] == {"total": 2, "attack": 0, "defence": 2}
     assert not entries(table, "a", "attack")
@@ -200,7 +199,7 @@ def test_VII_C_3_the_combat_ends_by_itself_when_no_attack_die_is_left():
     assert waiting_for(table.state) == {"b"}
     table.play("b", {"type": "attack", "attacker": "b1.1", "target": "a1.1"})
     table.play("a", {"type": "parry", "dice": 2})
-    table.play("b", {"type": "roll"}, faces=[1])  # 1 + 4 = 5
+    table.play("b", {"type": "roll"}, faces=[2])  # 2 + 4 = 6
     table.play("a", {"type": "roll"}, faces=[5, 2])  # best 5 + DEF 4 = 9: parried
     assert table.state["combat"]["combats"][0]["done"] is True
     assert table.state["phase"] == "upkeep"

@@ -149,23 +149,32 @@ def test_E6_one_against_two_to_the_end_of_the_combat():
     table.play("a", {"type": "roll"}, faces=[2])  # 2 + ATT 4 = 6
     assert table.state["pending"]["difficulty"] == 6  # B1's 1d6 + 2 >= 6
     table.play("b", {"type": "roll"}, faces=[5])  # 5 + 2 = 7: parried
-    # Each opponent once an exchange (VII-C-3).
-    table.refuses(
-        "a", {"type": "attack", "attacker": "a1.1", "target": "b1.1"}, "already"
-    )
-    table.play("a", {"type": "attack", "attacker": "a1.1", "target": "b1.2"})
-    table.play("b", {"type": "parry", "dice": 0})
-    table.play("a", {"type": "roll"}, faces=[1])  # 1 + 4 = 5: not parried
-    table.play("a", {"type": "roll"}, faces=[1, 2])  # a wound roll, FOR 4 vs RES 3
+    # §2.5 [read] (S8): "Attacks then alternate between the sides": B's turn.
     assert waiting_for(table.state) == {"b"}
+    table.refuses(
+        "a", {"type": "attack", "attacker": "a1.1", "target": "b1.2"}, "side B"
+    )
     table.play("b", {"type": "attack", "attacker": "b1.1", "target": "a1.1"})
     table.play("a", {"type": "parry", "dice": 1})
     table.play("b", {"type": "roll"}, faces=[3])  # 3 + 3 = 6
     table.play("a", {"type": "roll"}, faces=[3])  # 3 + 3 = 6: a tie parries
+    # Each opponent once an exchange (VII-C-3).
+    table.refuses(
+        "a", {"type": "attack", "attacker": "a1.1", "target": "b1.1"}, "already"
+    )
+    events = table.play("a", {"type": "attack", "attacker": "a1.1", "target": "b1.2"})
+    table.play("b", {"type": "parry", "dice": 0})
+    # No defence die committed and ATT 4: the attack test cannot fail, it is
+    # not asked for; the wound roll waits (RULES_API "Melee").
+    certain = table.events[-1]["payload"]["attack_certain"]
+    assert (certain["attacker"], certain["value"]) == ("a1.1", 4)
+    assert table.state["pending"]["kind"] == "wound"
+    table.play("a", {"type": "roll"}, faces=[1, 2])  # a wound roll, FOR 4 vs RES 3
+    assert waiting_for(table.state) == {"b"}
     table.play("b", {"type": "attack", "attacker": "b1.2", "target": "a1.1"})
-    # A has no defence die left: no parry to decide, the attack test waits.
-    assert table.state["pending"]["purpose"] == "attack"
-    table.play("b", {"type": "roll"}, faces=[2])
+    # A has no defence die left: no parry to decide, and the attack test
+    # cannot fail: the wound roll waits.
+    assert table.state["pending"]["kind"] == "wound"
     table.play("b", {"type": "roll"}, faces=[1, 1])
     assert combat(table)["done"] is True
     assert combat(table)["dice"]["a1.1"] == {"total": 3, "attack": 0, "defence": 0}
@@ -173,8 +182,8 @@ def test_E6_one_against_two_to_the_end_of_the_combat():
     attacks = kinds(events, "attack_declared")
     assert [(a["attacker"], a["target"], a["exchange"]) for a in attacks] == [
         ("a1.1", "b1.1", 1),
-        ("a1.1", "b1.2", 1),
         ("b1.1", "a1.1", 1),
+        ("a1.1", "b1.2", 1),
         ("b1.2", "a1.1", 1),
     ]
     ties = [e for e in events if e["payload"].get("house_ruling") == "parry_tie"]
@@ -194,14 +203,14 @@ def test_VII_C_3_a_fighter_attacks_each_opponent_once_an_exchange_then_again():
     table.play("a", {"type": "place_dice", "fighter": "a1.1", "attack": 2})
     table.play("a", {"type": "attack", "attacker": "a1.1", "target": "b1.1"})
     table.play("b", {"type": "parry", "dice": 2})
-    table.play("a", {"type": "roll"}, faces=[1])  # 5
+    table.play("a", {"type": "roll"}, faces=[2])  # 6
     table.play("b", {"type": "roll"}, faces=[5, 3])  # 5 + 4 = 9: parried
     assert combat(table)["exchange"] == 2
     assert waiting_for(table.state) == {"a"}
     table.play("a", {"type": "attack", "attacker": "a1.1", "target": "b1.1"})
     assert "pending" in table.events[-1]["payload"]
-    assert table.state["pending"]["purpose"] == "attack"  # B has no defence die
-    table.play("a", {"type": "roll"}, faces=[2])
+    # B has no defence die and the attack test cannot fail: the wound roll.
+    assert table.state["pending"]["kind"] == "wound"
     table.play("a", {"type": "roll"}, faces=[2, 3])
     assert combat_ended(table)
 
@@ -318,15 +327,13 @@ def test_master_strike_spends_two_attack_dice_on_one_attack():
     assert entry["choices"]["master_strike"] == [False, True]
     table.play("a", {"type": "attack", "attacker": "a1.1", "target": "b1.1"})
     table.play("b", {"type": "parry", "dice": 0})
-    table.play("a", {"type": "roll"}, faces=[1])
-    table.play("a", {"type": "roll"}, faces=[1, 1])
+    table.play("a", {"type": "roll"}, faces=[1, 1])  # the wound roll at once
     table.play(
         "a",
         {"type": "attack", "attacker": "a1.1", "target": "b1.2", "master_strike": True},
     )
     assert combat(table)["dice"]["a1.1"]["attack"] == 0
     table.play("b", {"type": "parry", "dice": 0})
-    table.play("a", {"type": "roll"}, faces=[3])
     pending = table.state["pending"]
     assert pending["kind"] == "wound"
     assert pending["context"]["strength"] == 7 + 4 + 2
@@ -370,7 +377,7 @@ def test_enchainement_takes_extra_dice_at_minus_two_ATT_and_DEF_each():
     )
     assert combat(table)["dice"]["a1.1"] == {"total": 4, "attack": 3, "defence": 1}
     table.play("a", {"type": "attack", "attacker": "a1.1", "target": "b1.1"})
-    table.play("b", {"type": "parry", "dice": 0})
+    table.play("b", {"type": "parry", "dice": 1})
     assert table.state["pending"]["value"] == 0  # ATT 4 - 2 x 2
 
 
@@ -423,10 +430,11 @@ def test_counter_attack_needs_two_more_and_strikes_the_attacker_at_once():
     (gained,) = kinds(events, "gained")
     assert gained["ability"] == "counter" and gained["target"] == "a1.1"
     pending = table.state["pending"]
-    # A placed both dice in attack: no defence die, the attack test waits.
-    assert (pending["purpose"], pending["side"]) == ("attack", "b")
-    assert pending["context"]["attacker"] == "b1.1"
-    assert pending["context"]["bonus"] == "counter"
+    # A placed both dice in attack: no defence die, and the attack test
+    # cannot fail: the wound roll of the counter-attack waits.
+    assert (pending["kind"], pending["side"]) == ("wound", "b")
+    assert pending["context"]["source"] == "b1.1"
+    assert pending["context"]["attack_certain"] is True
 
 
 def test_a_counter_attack_short_of_two_more_does_not_parry():
@@ -477,7 +485,6 @@ def test_acharne_killed_outright_stays_at_critical_until_the_upkeep():
     the next upkeep." """
     table = fighting(b_skills=["Acharné"])
     table.play("b", {"type": "parry", "dice": 0})
-    table.play("a", {"type": "roll"}, faces=[1])
     events = table.play("a", {"type": "roll"}, faces=[6, 6])  # killed outright
     (wound,) = [e["payload"] for e in events if e["kind"] == "wound_rolled"]
     assert wound["outcome"] == "killed" and wound["fierce"] is True
@@ -538,7 +545,6 @@ def ended_by_a_kill():
     table.play("a", {"type": "place_dice", "fighter": "a1.1", "attack": 2})
     table.play("a", {"type": "attack", "attacker": "a1.1", "target": "b1.1"})
     table.play("b", {"type": "parry", "dice": 0})
-    table.play("a", {"type": "roll"}, faces=[1])
     table.play("a", {"type": "roll"}, faces=[6, 6])  # killed outright
     return table
 
@@ -546,10 +552,9 @@ def ended_by_a_kill():
 def ended_without_attack_die():
     table = fighting()
     table.play("b", {"type": "parry", "dice": 2})
-    table.play("a", {"type": "roll"}, faces=[1])  # 5
+    table.play("a", {"type": "roll"}, faces=[2])  # 6
     table.play("b", {"type": "roll"}, faces=[5, 3])  # parried
     table.play("a", {"type": "attack", "attacker": "a1.1", "target": "b1.1"})
-    table.play("a", {"type": "roll"}, faces=[2])
     table.play("a", {"type": "roll"}, faces=[2, 3])
     return table
 

@@ -112,10 +112,14 @@ def test_a_routed_fighter_in_a_combat_places_every_die_in_defence():
     table.play("a", {"type": "form_combats", "combats": "suggested"})
     # One combat, one fighter a side: chosen and named without a tap.
     assert table.state["pending"]["purpose"] == "initiative"
-    table.play("a", {"type": "roll"}, faces=[1, 4])  # B wins
-    table.refuses("a", {"type": "place_dice", "fighter": "a1.1", "attack": 1}, "routed")
-    events = table.play("a", {"type": "place_dice", "fighter": "a1.1", "attack": 0})
-    assert events[-1]["payload"]["house_ruling"] == "cannot_flee"
+    events = table.play("a", {"type": "roll"}, faces=[1, 4])  # B wins
+    # The placement is no choice: made without a tap, saying why.
+    (placed,) = [e["payload"] for e in events if "placed" in e["payload"]]
+    assert placed["placed"]["forced"] == "routed"
+    assert placed["placed"]["automatic"] is True
+    assert placed["placed"]["attack"] == 0
+    assert placed["house_ruling"] == "cannot_flee"
+    table.refuses("a", {"type": "place_dice", "fighter": "a1.1", "attack": 1}, "placed")
 
 
 def test_the_routed_fighter_fights_normally_under_the_other_ruling():
