@@ -249,6 +249,11 @@ def _answer(
         said["posted"] = {
             name: request.POST.get(name, "")[:40] for name in REFILLED_FIELDS
         }
+        # A placement of several fighters ("each"): each one's choices.
+        for key in request.POST.getlist("each")[:20]:
+            for name in ("attack", "sequence", "war_fury"):
+                field = f"{key[:40]}:{name}"
+                said["posted"][field] = request.POST.get(field, "")[:40]
     if request.htmx and error and fresh:
         # A refusal changes nothing: the panel and status line, the message
         # next to the control that was tapped.

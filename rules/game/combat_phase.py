@@ -371,7 +371,7 @@ def legal_initiative(state: State, side: str) -> list[dict[str, Any]]:
     )
 
 
-def _forced_defence(state: State, fighter_id: str) -> str | None:
+def forced_defence(state: State, fighter_id: str) -> str | None:
     """Why the fighter places no die in attack: ``"disengagement"`` (S3), or
     ``"routed"`` under the ``cannot_flee`` ruling; None when free."""
     if fighter_id in state["defence_only"]:
@@ -391,7 +391,7 @@ def legal_place_dice(state: State, side: str) -> list[dict[str, Any]]:
     result = []
     for fighter_id in unplaced(state, combat, side):
         total = combat["dice"][fighter_id]["total"]
-        forced = _forced_defence(state, fighter_id)
+        forced = forced_defence(state, fighter_id)
         fury = has(state, fighter_id, WAR_FURY)
         for extra in range(sequence_dice(skills_of(state, fighter_id)) + 1):
             dice = total + extra
@@ -701,6 +701,8 @@ def initiative_finished(batch: Batch, pending: Mapping[str, Any], roll: Any) -> 
             "label": label_of(state, fighter_id),
             "margin": abs(last[0] - last[1]),
             "finals": {"a": last[0], "b": last[1]},
+            # Each round's finals, side A first: the ties rolled again (II-A-3).
+            "rounds": [list(r) for r in result.rounds],
         },
     )
     _auto_place(batch)
@@ -711,7 +713,7 @@ def forced_placement(state: State, fighter_id: str) -> str | None:
     """Why the fighter's placement is no choice at all (all in defence, no
     Enchaînement die to take): ``"disengagement"`` or ``"routed"``; None when
     its player has something to decide."""
-    forced = _forced_defence(state, fighter_id)
+    forced = forced_defence(state, fighter_id)
     if forced and not sequence_dice(skills_of(state, fighter_id)):
         return forced
     return None
@@ -799,7 +801,7 @@ def place_dice(
             fighter=label,
             count=total,
         )
-    forced = _forced_defence(state, fighter_id)
+    forced = forced_defence(state, fighter_id)
     extra: dict[str, Any] = {}
     if forced and attack > 0:
         if forced == "disengagement":

@@ -491,6 +491,7 @@ class InitiativeWon(TypedDict):
     label: str
     margin: int  # the last round's finals, apart
     finals: dict[Side, int]
+    rounds: NotRequired[list[list[int]]]  # every round, ties first (II-A-3)
 
 
 class DicePlaced(TypedDict):

@@ -439,7 +439,7 @@ def test_the_card_s_melee_abilities_are_offered_where_the_rules_allow(
     assert 'name="master_strike"' in page  # 3 attack dice: Coup de maître
     act(phones["a"], game, side="a", type="attack", attacker="a1.1", target="b1.1")
     page = phones["b"].get(f"/games/{game.public_id}/").content.decode()
-    assert 'name="counter"' in page and "counter-attack with 1 die" in page
+    assert 'name="counter"' in page and "Counter-attack with 1 die" in page
 
 
 def test_on_one_phone_a_secret_placement_waits_behind_a_hand_over(owner_client):

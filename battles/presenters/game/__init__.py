@@ -92,6 +92,8 @@ def build_panel(
             panel = PENDING_PANELS[pending["purpose"]](state, side, offers)
         else:
             panel = combat.panel(state, side, offers)
+        if panel.data.get("pursuits"):
+            return panel  # a freed fighter's pursuit: either side records it
         if panel.side not in (None, side) or side not in waiting_for(state):
             return waiting_on(panel)
         return panel
@@ -172,6 +174,7 @@ def build_board(
     state = game.state
     offers = Offers(state, side)
     panel = build_panel(state, side, draft=draft, offers=offers)
+    combat.refill_placements(panel, refused, posted or {})
     handover = None
     if (
         viewer.holds_both_sides

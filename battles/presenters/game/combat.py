@@ -16,7 +16,7 @@ from battles.presenters.game.floor import Offers, waiting_for
 from battles.presenters.words import pending_title, side_word
 from rules import melee, odds
 from rules.game import state as st
-from rules.game.combat_phase import combat_value
+from rules.game.combat_phase import combat_value, forced_defence
 from rules.melee import Combat, choices_of
 
 
@@ -65,9 +65,41 @@ def panel(state: Mapping[str, Any], side: str, offers: Offers) -> Panel:
             title=_("%(side)s picks the next combat")
             % {"side": side_word(combat["picker"])},
             section="VII-B",
-            data={"combats": combats},
+            data={
+                "combats": combats,
+                "picking": combat["picker"] == side,
+                "pursuits": _pursuits(state, offers),
+            },
         )
     return _combat_panel(state, side, offers)
+
+
+def _pursuits(state: Mapping[str, Any], offers: Offers) -> list[dict[str, Any]]:
+    """The freed fighters of this side that may record a pursuit move
+    (VII-C-6), each with the enemies it may reach and the combat it would
+    join (a new one when the enemy is in none)."""
+    fighters = state["fighters"]
+    combats = state["combat"]["combats"]
+    where = {f: i for i, c in enumerate(combats) for f in [c["one"], *c["many"]]}
+    result = []
+    for entry in offers.of("pursue"):
+        pursuer = entry["fighter"]
+        targets = []
+        for target in entry.get("choices", {}).get("target", []):
+            index = where.get(target)
+            targets.append(
+                {
+                    "id": target,
+                    "label": fighters[target]["label"],
+                    "joins": _("joins combat %(n)s") % {"n": index + 1}
+                    if index is not None
+                    else _("a new combat"),
+                }
+            )
+        result.append(
+            {"id": pursuer, "label": fighters[pursuer]["label"], "targets": targets}
+        )
+    return result
 
 
 def _form_combats_panel(state: Mapping[str, Any]) -> Panel:
@@ -128,6 +160,7 @@ def _fighter_row(
         "side": data["side"],
         "mine": data["side"] == side,
         "eliminated": data["eliminated"],
+        "routed": bool(data.get("routed")) and not data["eliminated"],
         "total": total,
         "placed": dice.get("attack") is not None,
         "attack": dice.get("attack"),
@@ -227,9 +260,12 @@ def _placements(
     for item in placing.values():
         attack = sorted(item.pop("attack"))
         base = [n for n in attack if n <= item["total"]] or attack
+        forced = forced_defence(state, item["id"])
         result.append(
             {
                 **item,
+                # Why every die defends, said before any tap (S3; cannot_flee).
+                "forced": FORCED_WORDS.get(forced, "") if forced else "",
                 "attack_range": attack,
                 "low": min(attack),
                 "high": max(base),
@@ -239,6 +275,28 @@ def _placements(
             }
         )
     return result
+
+
+FORCED_WORDS = {
+    "disengagement": _("All in defence: its disengagement failed this turn."),
+    "routed": _("All in defence: it is routed and cannot flee."),
+}
+
+
+def refill_placements(panel: Panel, refused: str, posted: Mapping[str, str]) -> None:
+    """A refused placement keeps what each fighter's player had chosen (the
+    attack dice, the Enchaînement dice, Furie guerrière), not the defaults."""
+    if refused != "place_dice" or panel.kind != "combat":
+        return
+    for item in panel.data.get("placements") or []:
+        key = item["id"]
+        attack = posted.get(f"{key}:attack", "")
+        if attack.isdigit() and int(attack) in item["attack_range"]:
+            item["start"] = int(attack)
+        sequence = posted.get(f"{key}:sequence", "")
+        if sequence.isdigit() and int(sequence) in item["sequence_choices"]:
+            item["sequence_start"] = int(sequence)
+        item["war_fury_checked"] = bool(posted.get(f"{key}:war_fury"))
 
 
 def _attacks(
@@ -290,6 +348,7 @@ def _combat_panel(state: Mapping[str, Any], side: str, offers: Offers) -> Panel:
     )
     waited = waiting_for(dict(state))
     turn = next(iter(waited)) if stage == "exchanges" and len(waited) == 1 else None
+    last = item.get("last_side")
     data = {
         "rows": rows,
         "stage": stage,
@@ -300,6 +359,9 @@ def _combat_panel(state: Mapping[str, Any], side: str, offers: Offers) -> Panel:
         "attacks": _attacks(state, item, offers),
         "turn_word": side_word(turn) if turn else "",
         "exchange": item.get("exchange", 1),
+        # The sides alternate, one attack each (§2.5): say when one goes on
+        # alone because the other has no attack left in this exchange.
+        "alone": bool(turn and last and last == turn),
         # Placed in secret (house ruling): on one phone, a hand-over first.
         "private": secret and side in waited,
         "waiting_word": ""
@@ -501,7 +563,7 @@ def _combat_updated(p, who, names):
     if "initiative_won" in p:
         won = p["initiative_won"]
         finals = won.get("finals") or {}
-        return _(
+        text = _(
             "%(fighter)s wins the Initiative for %(side)s (side A %(a)s, side B "
             "%(b)s: by %(margin)s); its side places its dice last and attacks first."
         ) % {
@@ -510,7 +572,19 @@ def _combat_updated(p, who, names):
             "a": finals.get("a", ""),
             "b": finals.get("b", ""),
             "margin": won.get("margin", ""),
-        }, "VII-C-2"
+        }
+        ties = [r for r in won.get("rounds") or [] if r[0] == r[1]]
+        if ties:
+            text = (
+                " ".join(
+                    _("A tie: side A %(a)s, side B %(b)s; rolled again (II-A-3).")
+                    % {"a": a, "b": b}
+                    for a, b in ties
+                )
+                + " "
+                + text
+            )
+        return text, "VII-C-2"
     if "placed" in p:
         return _placed_text(p["placed"]), "VII-C-1"
     if "attack_declared" in p:
@@ -522,7 +596,7 @@ def _combat_updated(p, who, names):
         }
         if declared.get("master_strike"):
             text += " " + _("Coup de maître: 2 attack dice for this attack.")
-        return text, "VII-C-3"
+        return text + _certain_text(p), "VII-C-3"
     if "parry_declared" in p:
         parry = p["parry_declared"]
         if not parry["dice"]:
@@ -538,10 +612,11 @@ def _combat_updated(p, who, names):
             if parry.get("counter"):
                 text += " " + _("Contre-attaque declared.")
         if parry.get("odds"):
-            text += " " + _("Odds that the blow does not land: %(odds)s.") % {
-                "odds": percent(parry["odds"])
-            }
-        return text, "VII-C-4"
+            text += " " + _(
+                "Odds that the blow does not land (a six of the attacker counted "
+                "as kept): %(odds)s."
+            ) % {"odds": percent(parry["odds"])}
+        return text + _certain_text(p), "VII-C-4"
     if "returned" in p:
         back = p["returned"]
         return _("The attack failed: %(fighter)s keeps its %(n)s defence dice.") % {
@@ -557,7 +632,32 @@ def _combat_updated(p, who, names):
             "fighter": gained["label"],
             "ability": ABILITY_WORDS.get(gained["ability"], gained["ability"]),
             "target": gained["target_label"],
-        }, "VII-C-4"
+        } + _certain_text(p), "VII-C-4"
+    if "parry_certain" in p:
+        sure = p["parry_certain"]
+        return ngettext(
+            "%(fighter)s's parry cannot fail (%(n)s die + DEF %(value)s against "
+            "%(needed)s): not rolled, the blow is parried.",
+            "%(fighter)s's parry cannot fail (%(n)s dice, one kept, + DEF "
+            "%(value)s against %(needed)s): not rolled, the blow is parried.",
+            sure["dice"],
+        ) % {
+            "fighter": sure["label"],
+            "n": sure["dice"],
+            "value": sure["value"],
+            "needed": sure["needed"],
+        }, sure.get("section", "VII-C-4")
+    if "pursued" in p:
+        pursued = p["pursued"]
+        return _(
+            "%(fighter)s's pursuit move brings it into contact with %(target)s: "
+            "combat %(n)s is now %(fighters)s."
+        ) % {
+            "fighter": pursued["label"],
+            "target": pursued["target_label"],
+            "n": pursued["combat"] + 1,
+            "fighters": ", ".join(names.get(f, f) for f in pursued["fighters"]),
+        }, "VII-C-6"
     if "ended" in p:
         text = (
             _("Combat %(n)s is over: one side has no fighter left in it.")
@@ -565,15 +665,32 @@ def _combat_updated(p, who, names):
             else _("Combat %(n)s is over: no attack die is left.")
         ) % {"n": p["ended"] + 1}
         if p.get("free"):
-            text += " " + (
-                _("Freed fighters move at the table (pursuit).")
-                if p.get("pursuit") == "at_the_table"
-                else _("Freed fighters do not pursue.")
+            freed = ", ".join(
+                p.get("free_labels") or [names.get(f, f) for f in p["free"]]
             )
+            text += " " + (
+                _(
+                    "Freed: %(fighters)s. A pursuit move is made at the table; "
+                    "record the contact it makes (house ruling)."
+                )
+                if p.get("pursuit") == "at_the_table"
+                else _("Freed: %(fighters)s; they do not pursue (house ruling).")
+            ) % {"fighters": freed}
         return text, "VII-C-3"
     if "exchange" in p:
         return _("Exchange %(n)s begins.") % {"n": p["exchange"]}, "VII-C-3"
     return None
+
+
+def _certain_text(p: Mapping[str, Any]) -> str:
+    """An attack test that could not fail, not rolled (RULES_API "Melee")."""
+    sure = p.get("attack_certain")
+    if not sure:
+        return ""
+    return " " + _(
+        "Its attack test cannot fail (1d6 + ATT %(value)s is at least 1, and "
+        "no defence die is committed): not rolled, the wound roll follows."
+    ) % {"value": sure["value"]}
 
 
 def _pending_set(p, who, names):

@@ -101,6 +101,9 @@ def _six_panel(state: Mapping[str, Any], pending: Mapping[str, Any]) -> Panel:
             "keep": percent(choice.get("keep")),
             "reroll": percent(choice.get("reroll")),
             "best": choice.get("best"),
+            # An attack test against a committed parry: the odds are those of
+            # the blow landing past the parry (VII-C-4), not of the test.
+            "lands": bool(choice.get("lands")),
         },
     )
 
