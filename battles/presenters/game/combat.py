@@ -265,7 +265,7 @@ def _placements(
             {
                 **item,
                 # Why every die defends, said before any tap (S3; cannot_flee).
-                "forced": FORCED_WORDS.get(forced, "") if forced else "",
+                "forced": forced_words(forced) if forced else "",
                 "attack_range": attack,
                 "low": min(attack),
                 "high": max(base),
@@ -277,10 +277,13 @@ def _placements(
     return result
 
 
-FORCED_WORDS = {
-    "disengagement": _("All in defence: its disengagement failed this turn."),
-    "routed": _("All in defence: it is routed and cannot flee."),
-}
+def forced_words(forced: str) -> str:
+    """Why a fighter places every die in defence, in the player's language."""
+    if forced == "disengagement":
+        return _("All in defence: its disengagement failed this turn.")
+    if forced == "routed":
+        return _("All in defence: it is routed and cannot flee.")
+    return ""
 
 
 def refill_placements(panel: Panel, refused: str, posted: Mapping[str, str]) -> None:
@@ -671,10 +674,10 @@ def _combat_updated(p, who, names):
             text += " " + (
                 _(
                     "Freed: %(fighters)s. A pursuit move is made at the table; "
-                    "record the contact it makes (house ruling)."
+                    "record the contact it makes."
                 )
                 if p.get("pursuit") == "at_the_table"
-                else _("Freed: %(fighters)s; they do not pursue (house ruling).")
+                else _("Freed: %(fighters)s; they do not pursue.")
             ) % {"fighters": freed}
         return text, "VII-C-3"
     if "exchange" in p:

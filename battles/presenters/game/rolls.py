@@ -119,13 +119,23 @@ def _roll_updated(p, who, names):
         text = _("%(side)s rerolls the six: %(faces)s.")
         return text % {"side": who, "faces": faces_text(p["faces"])}, "II-A-1"
     faces = faces_text(p["faces"])
-    if pending.get("kind") == "opposed" and len(p["faces"]) == 2:
-        # II-A-3: side A's die first, then side B's: say whose is whose.
-        face_a, face_b = p["faces"]
-        faces = _("%(a)s for side A, %(b)s for side B") % {
-            "a": faces_text([face_a]),
-            "b": faces_text([face_b]),
-        }
+    shown = p["faces"]
+    if pending.get("kind") == "opposed" and len(shown) % 2 == 0 and 6 not in shown[:-2]:
+        # II-A-3: side A's die first, then side B's: say whose is whose, and
+        # that a tie is rolled again.
+        values = pending.get("values") or {}
+        rounds = []
+        for face_a, face_b in zip(shown[::2], shown[1::2], strict=True):
+            text = _("%(a)s for side A, %(b)s for side B") % {
+                "a": faces_text([face_a]),
+                "b": faces_text([face_b]),
+            }
+            final_a = face_a + (values.get("a") or 0)
+            final_b = face_b + (values.get("b") or 0)
+            if final_a == final_b and 6 not in (face_a, face_b):
+                text += " " + _("(a tie: rolled again)")
+            rounds.append(text)
+        faces = "; ".join(rounds)
     return (
         _("%(what)s: %(faces)s.")
         % {"what": pending_title(pending, names), "faces": faces},
