@@ -86,6 +86,7 @@ def test_VII_C_2_each_side_names_a_fighter_then_their_opposed_INI_test():
         "label": "A",
         "margin": 2,
         "finals": {"a": 7, "b": 5},
+        "rounds": [[4, 4], [7, 5]],  # the tie first, side A first (II-A-3)
     }
     (resolved,) = [e for e in events if e["kind"] == "opposed_resolved"]
     assert resolved["payload"]["rounds"] == [[4, 4], [7, 5]]  # a tie is rerolled
