@@ -240,3 +240,64 @@ def test_2_8_the_freed_fighter_is_named_and_may_join_a_combat_still_to_fight():
     table.play("b", {"type": "choose_combat", "combat": 1})
     assert combat(table, 1)["stage"] == "initiative"
     table.refuses("a", {"type": "pursue", "fighter": "a1.1", "target": "b1.2"}, "under")
+
+
+def test_2_8_a_pursuit_never_makes_several_against_several():
+    """IV-C: a combat is one against one or one against several. A freed
+    fighter cannot join a combat where it would stand beside an ally against
+    several; it may reach an enemy in no combat (a new combat)."""
+    a = fighter_card("A", 3, ATT=4, FOR=9)
+    b = fighter_card("B", 4, RES=3)
+    table = melee_table(
+        [a],
+        [b],
+        [["a1.1", "b1.1"], ["a1.2", "b1.2", "b1.3"]],
+        seed="pursuit",
+    )
+    table.play("a", {"type": "choose_combat", "combat": 0})
+    initiative(table, "a1.1", "b1.1", [4, 1])
+    table.play("b", {"type": "place_dice", "fighter": "b1.1", "attack": 0})
+    table.play("a", {"type": "place_dice", "fighter": "a1.1", "attack": 2})
+    attack(table, "a", "a1.1", "b1.1")
+    table.play("b", {"type": "parry", "dice": 0})
+    table.play("a", {"type": "roll"}, faces=[6, 6])  # killed outright
+    (entry,) = [e for e in legal_actions(table.state, "a") if e["type"] == "pursue"]
+    # b1.2 and b1.3 face a1.2 together: joining them would be 2 against 2;
+    # b1.4 is in no combat: a new one.
+    assert entry["choices"]["target"] == ["b1.4"]
+    table.refuses(
+        "a", {"type": "pursue", "fighter": "a1.1", "target": "b1.2"}, "never several"
+    )
+    events = table.play("a", {"type": "pursue", "fighter": "a1.1", "target": "b1.4"})
+    (pursued,) = kinds(events, "pursued")
+    assert pursued["combat"] == 2 and pursued["fighters"] == ["a1.1", "b1.4"]
+    assert combat(table, 2)["dice"]["a1.1"]["total"] == 2
+
+
+def test_2_8_under_the_ruling_none_nobody_pursues():
+    """The house ruling "pursuit": "none" (melee-sources §6: pursuit's
+    distance and eligibility were not found): no pursuit is offered, the
+    last combat is taken at once."""
+    a = fighter_card("A", 2, ATT=4, FOR=9)
+    b = fighter_card("B", 2, RES=3)
+    table = melee_table(
+        [a],
+        [b],
+        [["a1.1", "b1.1"], ["a1.2", "b1.2"]],
+        rulings={"pursuit": "none"},
+        seed="pursuit",
+    )
+    table.play("a", {"type": "choose_combat", "combat": 0})
+    initiative(table, "a1.1", "b1.1", [4, 1])
+    table.play("b", {"type": "place_dice", "fighter": "b1.1", "attack": 0})
+    table.play("a", {"type": "place_dice", "fighter": "a1.1", "attack": 2})
+    attack(table, "a", "a1.1", "b1.1")
+    table.play("b", {"type": "parry", "dice": 0})
+    events = table.play("a", {"type": "roll"}, faces=[6, 6])
+    (end,) = [e["payload"] for e in events if "ended" in e["payload"]]
+    assert end["free"] == ["a1.1"] and end["pursuit"] == "none"
+    assert table.state["combat"]["current"] == 1  # taken without a tap
+    assert not [e for e in legal_actions(table.state, "a") if e["type"] == "pursue"]
+    table.refuses(
+        "a", {"type": "pursue", "fighter": "a1.1", "target": "b1.2"}, "under way"
+    )
