@@ -389,6 +389,7 @@ class ContactsChanged(TypedDict):
     labels: NotRequired[list[str]]
     contact: NotRequired[bool]
     reason: NotRequired[str]
+    house_ruling: NotRequired[str]  # "failed_charge": the charge undone
 
 
 class TestResolved(TypedDict):
@@ -407,7 +408,8 @@ class TestResolved(TypedDict):
     dice: NotRequired[int]  # a test at the table: several dice (II-A-2)
     throws: NotRequired[list[list[int]]]
     label: NotRequired[str]
-    house_ruling: NotRequired[str]  # the parry's tie ("parry_tie")
+    house_ruling: NotRequired[str]  # "parry_tie", "counter_short"
+    house_rulings: NotRequired[list[str]]  # more: "sustained_defence"
 
 
 class Disengaged(TypedDict):
@@ -451,6 +453,7 @@ class FighterChanged(TypedDict):
     changes: dict[str, Any]  # steps, stunned, routed, eliminated, charged, ...
     section: NotRequired[str]  # "IX": routed by a failed Courage test
     upkeep: NotRequired[dict[str, Any]]  # routed in the upkeep: its rally added
+    house_ruling: NotRequired[str]  # "failed_charge": a charger routed
 
 
 class CourageCertain(TypedDict):
@@ -465,6 +468,7 @@ class CourageCertain(TypedDict):
     feared_label: str
     odds: str
     section: str
+    living_dead: NotRequired[bool]  # a Mort-vivant calls for it (S11)
 
 
 class InitiativeNamed(TypedDict):
@@ -557,6 +561,7 @@ class UpkeepTicked(TypedDict):
     effect: NotRequired[dict[str, Any]]  # an upkept effect: paid, ends
     regeneration: NotRequired[dict[str, Any] | None]  # Régénération/X's roll
     reserve: NotRequired[dict[str, Any]]  # mana or faith given: before, after, high
+    house_ruling: NotRequired[str]  # "rally_difficulty": a rally's difficulty
 
 
 class OpposedResolved(TypedDict):

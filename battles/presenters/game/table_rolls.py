@@ -25,7 +25,7 @@ from rules.game.upkeep_phase import (
     DURATIONS,
     EFFECT_KINDS,
     item_side,
-    suggested_rally_difficulty,
+    rally_difficulty,
 )
 from rules.several_dice import MAX_DICE
 
@@ -327,7 +327,7 @@ def upkeep_extras(
         has_courage = st.value_of(state, fighter, "COU") is not None
         extras["rally_test"] = has_courage
         if has_courage:
-            extras["rally_difficulty"] = suggested_rally_difficulty(state, fighter)
+            extras["rally_difficulty"] = rally_difficulty(state, fighter)
             extras["courage"] = st.value_of(state, fighter, "COU")
     if item.get("effect"):
         effect = next(
