@@ -165,7 +165,7 @@ HOUSE_RULINGS: dict[str, HouseRuling] = {
         reason=_(
             "Not found for C3 or Conf'Fédé. A later edition (C4) reads: for the "
             "rest of the game, against that PEUR and lower ones; C3's War Cry "
-            "speaks of an immunity \"as if he had passed a Courage test\"."
+            'speaks of an immunity "as if he had passed a Courage test".'
         ),
         basis="other_edition",
     ),

@@ -137,7 +137,9 @@ def courage_needed(
     characteristic = "COU"
     if own_fear is not None:
         # A fearsome fighter (or a war cry) tests with its PEUR (inferred M10).
-        courage, characteristic = own_fear, "PEUR"
+        courage = own_fear
+        if st.value_of(state, fighter_id, "PEUR") is not None:
+            characteristic = "PEUR"
     if courage is None:
         return None
     fears = [(fear_of(state, f, charging=feared_charging), f) for f in feared]
@@ -177,7 +179,9 @@ def charge_fear_tests(
     charger fails under ``failed_charge`` "no_charge"."""
     state = batch.state
     needed = [courage_needed(state, charger, targets, charging=True)]
-    needed += [courage_needed(state, t, [charger], feared_charging=True) for t in targets]
+    needed += [
+        courage_needed(state, t, [charger], feared_charging=True) for t in targets
+    ]
     queue = []
     for test in needed:
         if not test:
@@ -265,7 +269,6 @@ def courage_finished(batch: Batch, context: dict[str, Any], success: bool) -> No
                 "contacts_changed",
                 {
                     "contacts": copy.deepcopy(charge["contacts_before"] or []),
-                    "labels": [label_of(state, fighter_id)],
                     "reason": "failed_charge",
                     "house_ruling": "failed_charge",
                 },

@@ -103,7 +103,8 @@ def _fighter_changed(p, who, names):
     changes = p.get("changes", {})
     if "routed" in changes:
         if changes["routed"]:
-            return _("%(fighter)s is routed.") % {"fighter": p["label"]}, "IV-D-1"
+            section = p.get("section", "IV-D-1")  # IX: a failed Courage test
+            return _("%(fighter)s is routed.") % {"fighter": p["label"]}, section
         return _("%(fighter)s rallies.") % {"fighter": p["label"]}, "IV-D-1"
     parts = []
     if "mana" in changes:
