@@ -213,6 +213,8 @@ def _certain_payload(state: State, test: dict[str, Any]) -> dict[str, Any]:
         "odds": "1/1",
         "section": SECTION,
     }
+    if test["characteristic"] != "COU":
+        payload["characteristic"] = test["characteristic"]
     if test["living_dead"]:
         payload["living_dead"] = True
     return payload

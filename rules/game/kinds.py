@@ -469,6 +469,7 @@ class CourageCertain(TypedDict):
     odds: str
     section: str
     living_dead: NotRequired[bool]  # a Mort-vivant calls for it (S11)
+    characteristic: NotRequired[str]  # "PEUR": a fearsome fighter's own
 
 
 class InitiativeNamed(TypedDict):

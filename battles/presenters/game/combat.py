@@ -606,16 +606,27 @@ def _contacts_changed(p, who, names):
 
 
 def _courage_certain(p, who, names):
-    """IX: a Courage test the dice cannot miss, recorded without a roll."""
-    return _(
-        "%(fighter)s faces %(feared)s's PEUR %(fear)s with COU %(courage)s: "
-        "the test cannot fail, no roll needed."
-    ) % {
+    """IX: a Courage test the dice cannot miss, recorded without a roll (a
+    fearsome fighter's with its own PEUR; one the living dead call for)."""
+    if p.get("characteristic") == "PEUR":
+        text = _(
+            "%(fighter)s faces %(feared)s's PEUR %(fear)s with its own PEUR "
+            "%(courage)s: the test cannot fail, no roll needed."
+        )
+    else:
+        text = _(
+            "%(fighter)s faces %(feared)s's PEUR %(fear)s with COU %(courage)s: "
+            "the test cannot fail, no roll needed."
+        )
+    text = text % {
         "fighter": p["label"],
         "feared": p["feared_label"],
         "fear": p["fear"],
         "courage": p["courage"],
-    }, p.get("section", "IX")
+    }
+    if p.get("living_dead"):
+        text += " " + _("(The living dead frighten everyone, even the bravest.)")
+    return text, p.get("section", "IX")
 
 
 EVENTS = {
