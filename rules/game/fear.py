@@ -29,8 +29,12 @@ What the sources establish (``rules-data/melee-sources.md`` §3 and
   "no_charge": the charge does not happen, the fighter is routed where it
   stands, [C4] M18 "it stays in place"; or "routed_in_contact").
 
-Not played: Dreadful (S11: "the Courage test uses 2d6 and keeps the lower
-die"), which needs a roll keeping the lowest die; the card still lists it.
+- "Dreadful: 2d6, keep the lower [...] It applies even if the Dreadful
+  fighter's FEAR is not the one used" (M10, S11): the test rolls two dice and
+  keeps the lower (``rules.several_dice.DiceTest.keep_lowest``). No French
+  name was found in the sources (melee-sources.md §1); "Terrifiant" is read
+  as it, and "Dreadful" as printed in English. Its cancelling of a "roll
+  several, keep the best" effect is not played: no such effect is modelled.
 
 A fighter that must test is prompted on its own side's phone with its odds
 (``state["pending"]``); a success the dice cannot miss is recorded without a
@@ -46,6 +50,7 @@ from rules import odds
 from rules.game import state as st
 from rules.game.common import Batch, State, fraction_text, label_of
 from rules.melee import HOUSE_RULINGS, ability
+from rules.several_dice import dice_test_success
 from rules.tactics import parse_skill
 
 SECTION = "IX"
@@ -53,6 +58,7 @@ SECTION = "IX"
 IMMUNE_ABILITIES = ("Juste", "Righteous", "Mort-vivant", "Living-Dead")
 LIVING_DEAD = ("Mort-vivant", "Living-Dead")
 WAR_CRY = "Cri de guerre"
+DREADFUL = ("Terrifiant", "Dreadful")
 
 
 def _ruling(state: State, name: str) -> str:
@@ -154,6 +160,7 @@ def courage_needed(
         return None
     if immune_to(state, fighter_id, fear):
         return None
+    dreadful = any(_has(st.card_of(state, f)["skills"], DREADFUL) for _v, f in fears)
     return {
         "fighter": fighter_id,
         "side": state["fighters"][fighter_id]["side"],
@@ -162,7 +169,12 @@ def courage_needed(
         "fear": fear,
         "feared": source,
         "living_dead": bool(living_dead) and fear <= courage,
-        "odds": odds.test_success(int(courage), fear),
+        "dreadful": dreadful,
+        "odds": (
+            dice_test_success(int(courage), fear, 2, keep_lowest=True)
+            if dreadful
+            else odds.test_success(int(courage), fear)
+        ),
     }
 
 
@@ -226,12 +238,15 @@ def _pending(state: State, test: dict[str, Any]) -> dict[str, Any]:
     extra: dict[str, Any] = {"prompted": True, "feared": test["feared"], "fear": True}
     if "charge" in test:
         extra["charge"] = test["charge"]
+    if test["dreadful"]:
+        extra["dreadful"] = True
     pending = check_pending(
         state,
         side=test["side"],
         fighter=test["fighter"],
         characteristic=test["characteristic"],
         difficulty=test["fear"],
+        dice=2 if test["dreadful"] else 1,
         use="courage",
         section=SECTION,
         extra=extra,
@@ -240,7 +255,10 @@ def _pending(state: State, test: dict[str, Any]) -> dict[str, Any]:
         pending["value"] = test["courage"]
         pending["context"]["current"] = test["courage"]
         pending["context"]["war_cry"] = test["courage"]
-        pending["odds"] = fraction_text(test["odds"])
+    if test["dreadful"]:  # Terrifiant: two dice, the lower kept (S11)
+        pending["keep_lowest"] = True
+        pending["section"] = SECTION
+    pending["odds"] = fraction_text(test["odds"])
     return pending
 
 

@@ -346,3 +346,45 @@ def test_every_ruling_says_truly_where_its_default_comes_from():
             assert ruling.basis in ("none", "other_edition", "fan"), name
     assert melee.HOUSE_RULINGS["parry_tie"].basis == "none"
     assert melee.HOUSE_RULINGS["failed_charge"].basis == "other_edition"
+
+
+# --- Dreadful (Terrifiant): two dice, the lower kept --------------------------
+
+
+def test_IX_dreadful_rolls_two_dice_and_keeps_the_lower():
+    """§5 [read] M10: "Dreadful: 2d6, keep the lower [...] It applies even if
+    the Dreadful fighter's FEAR is not the one used." """
+    from fractions import Fraction
+
+    from rules.several_dice import dice_test_success
+
+    guard = fighter_card("Garde", COU=2)
+    dreadful = fighter_card("Spectre", PEUR=5, COU=None, skills=["Terrifiant"])
+    table = activation_table([guard], [wolfen(peur=6), dreadful])
+    charge(table, "a", "a1.1", "b1.1", "b2.1")
+    pending = table.state["pending"]
+    assert (pending["dice"], pending["keep_lowest"], pending["difficulty"]) == (
+        2,
+        True,
+        6,  # the highest PEUR, not the Dreadful one's
+    )
+    # 2 + the lower die >= 6: both dice 4 or more, 9/36.
+    assert dice_test_success(2, 6, 2, keep_lowest=True) == Fraction(9, 36)
+    assert pending["odds"] == "1/4"
+    table.play("a", {"type": "roll"}, faces=[6, 3])  # the lower: 3, 5 < 6
+    assert table.state["fighters"]["a1.1"]["routed"] is True
+
+
+def test_IX_dreadful_two_sixes_reroll_the_kept_die():
+    """II-A-1: a six may be rerolled and added; the lower die shows a six only
+    when both do."""
+    from rules.dice import ScriptedDice
+    from rules.several_dice import DiceTest
+
+    roll = DiceTest.start(1, 10, 2, ScriptedDice([6, 6]), keep_lowest=True)
+    assert roll.awaiting_choice and roll.sixes == 1
+    roll = roll.decide(True, ScriptedDice([4]))
+    assert roll.natural == 10 and roll.finished
+    assert DiceTest.from_dict(roll.to_dict()) == roll
+    one_six = DiceTest.start(1, 10, 2, ScriptedDice([6, 2]), keep_lowest=True)
+    assert not one_six.awaiting_choice and one_six.natural == 2
