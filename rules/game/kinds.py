@@ -168,7 +168,7 @@ class TickUpkeep(TypedDict):
     rallied: NotRequired[bool]
     value: NotRequired[int]
     pay: NotRequired[bool]  # an upkept effect: pay its cost, or let it end
-    difficulty: NotRequired[int]  # a rally test's difficulty (IV-D-1)
+    difficulty: NotRequired[int]  # not read: the ruling "rally_difficulty" sets it
     all_markers: NotRequired[bool]  # a marker line: every marker of the side
 
 
