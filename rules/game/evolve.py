@@ -260,6 +260,7 @@ EVOLVERS: dict[str, Callable[[State, Mapping[str, Any]], None]] = {
     "opposed_resolved": _assign("pending"),
     "scatter_rolled": _nothing,
     "courage_certain": _fear_resisted,  # IX: a test the dice cannot miss
+    "courage_spared": _nothing,  # IX: a test a passed one spares (fear_immunity)
     "effect_recorded": _effect_recorded,
     "effect_ended": _effect_ended,
     "dice_drawn": _dice_drawn,

@@ -130,11 +130,14 @@ def courage_needed(
     *,
     charging: bool = False,
     feared_charging: bool = False,
+    spared: bool = False,
 ) -> dict | None:
     """The Courage test ``fighter_id`` makes against ``feared`` adversaries,
-    or None: ``{"fighter", "side", "courage", "fear", "feared", "odds",
-    "characteristic", "reason"}``. ``charging``: the fighter charges them;
-    ``feared_charging``: they charge it."""
+    or None: ``{"fighter", "side", "courage", "characteristic", "fear",
+    "feared", "living_dead", "dreadful", "odds"}``. ``charging``: the fighter
+    charges them; ``feared_charging``: they charge it. ``spared``: a test an
+    earlier one spares (``fear_immunity``) comes back with ``"spared": True``
+    instead of None."""
     skills = st.card_of(state, fighter_id)["skills"]
     if fear_immune(skills):
         return None
@@ -159,7 +162,16 @@ def courage_needed(
     if fear <= courage and not living_dead:
         return None
     if immune_to(state, fighter_id, fear):
-        return None
+        if not spared:
+            return None
+        return {
+            "fighter": fighter_id,
+            "side": state["fighters"][fighter_id]["side"],
+            "fear": fear,
+            "feared": source,
+            "resisted": state["fear_resisted"][fighter_id]["fear"],
+            "spared": True,
+        }
     dreadful = any(_has(st.card_of(state, f)["skills"], DREADFUL) for _v, f in fears)
     return {
         "fighter": fighter_id,
@@ -190,13 +202,30 @@ def charge_fear_tests(
     ``contacts_before``: the contacts before the charge, put back when the
     charger fails under ``failed_charge`` "no_charge"."""
     state = batch.state
-    needed = [courage_needed(state, charger, targets, charging=True)]
+    needed = [courage_needed(state, charger, targets, charging=True, spared=True)]
     needed += [
-        courage_needed(state, t, [charger], feared_charging=True) for t in targets
+        courage_needed(state, t, [charger], feared_charging=True, spared=True)
+        for t in targets
     ]
     queue = []
     for test in needed:
         if not test:
+            continue
+        if test.get("spared"):  # a passed test spares it: said, not asked
+            batch.emit(
+                "courage_spared",
+                {
+                    "fighter": test["fighter"],
+                    "label": label_of(state, test["fighter"]),
+                    "side": test["side"],
+                    "fear": test["fear"],
+                    "feared": test["feared"],
+                    "feared_label": label_of(state, test["feared"]),
+                    "resisted": test["resisted"],
+                    "section": SECTION,
+                    "house_ruling": "fear_immunity",
+                },
+            )
             continue
         if test["fighter"] == charger:
             test["charge"] = {

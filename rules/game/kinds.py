@@ -472,6 +472,20 @@ class CourageCertain(TypedDict):
     characteristic: NotRequired[str]  # "PEUR": a fearsome fighter's own
 
 
+class CourageSpared(TypedDict):
+    """IX: a Courage test a passed one spares (the ruling ``fear_immunity``)."""
+
+    fighter: FighterId
+    label: str
+    side: Side
+    fear: int
+    feared: FighterId
+    feared_label: str
+    resisted: int  # the highest PEUR it passed a test against
+    section: str
+    house_ruling: str
+
+
 class InitiativeNamed(TypedDict):
     side: Side
     fighter: FighterId
@@ -675,6 +689,7 @@ EVENT_KINDS: dict[str, type] = {
     "opposed_resolved": OpposedResolved,
     "scatter_rolled": ScatterRolled,
     "courage_certain": CourageCertain,
+    "courage_spared": CourageSpared,
     "effect_recorded": EffectRecorded,
     "effect_ended": EffectEnded,
     "disengaged": Disengaged,

@@ -68,3 +68,31 @@ def test_the_rulings_defaults_say_where_they_come_from():
     assert rows["fear_immunity"]["value"] == (
         "for the rest of the game, against that PEUR and lower"
     )
+
+
+def test_a_test_spared_by_an_earlier_one_is_said_with_its_ruling():
+    """The issue: a fighter that passed against PEUR 6 was tested again by the
+    same PEUR 6; now it is not, and the log says why."""
+    from battles.presenters.log import log_lines
+
+    guard = fighter_card("Garde", COU=2)
+    wolfen = fighter_card("Wolfen", 2, PEUR=6, COU=None)
+    table = activation_table([guard], [wolfen], first="b")
+    table.play("b", {"type": "draw", "action": "draw"})
+    for fighter in ("b1.1", "b1.2"):
+        table.play(
+            "b",
+            {
+                "type": "declare",
+                "fighter": fighter,
+                "action": "charge",
+                "targets": ["a1.1"],
+            },
+        )
+        if table.state["pending"]:
+            table.play("a", {"type": "roll"}, faces=[5])  # 7 >= 6: it holds
+    with translation.override("en"):
+        texts = [line.text for line in log_lines(table.events, ["a", "b"])]
+    spared = [t for t in texts if "already passed one against PEUR 6" in t]
+    assert len(spared) == 1
+    assert "(house ruling: How long does a passed Courage test protect" in spared[0]

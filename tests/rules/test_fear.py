@@ -68,6 +68,10 @@ def test_IX_a_passed_test_spares_a_second_one_against_the_same_fear_this_game():
     assert courage_tests(events) == ([], [])
     assert table.state["pending"] is None
     assert table.state["fear_resisted"]["a1.1"]["fear"] == 6
+    # Not asked, but said, and the ruling that spared it named.
+    (spared,) = [e["payload"] for e in events if e["kind"] == "courage_spared"]
+    assert (spared["fighter"], spared["fear"], spared["resisted"]) == ("a1.1", 6, 6)
+    assert spared["house_ruling"] == "fear_immunity"
     assert table.state == replay(table.events)
 
 

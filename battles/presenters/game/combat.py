@@ -629,8 +629,22 @@ def _courage_certain(p, who, names):
     return text, p.get("section", "IX")
 
 
+def _courage_spared(p, who, names):
+    """IX: a Courage test a passed one spares (``fear_immunity``)."""
+    return _(
+        "%(fighter)s faces %(feared)s's PEUR %(fear)s: no test, it already "
+        "passed one against PEUR %(resisted)s."
+    ) % {
+        "fighter": p["label"],
+        "feared": p["feared_label"],
+        "fear": p["fear"],
+        "resisted": p["resisted"],
+    }, p.get("section", "IX")
+
+
 EVENTS = {
     "courage_certain": _courage_certain,
+    "courage_spared": _courage_spared,
     "combat_updated": _combat_updated,
     "pending_set": _pending_set,
     "contacts_changed": _contacts_changed,
