@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -71,8 +72,7 @@ def ruling_field_texts(ruling: Any) -> dict[str, Any]:
     choices = [
         (
             value,
-            _("%(value)s (%(default)s)")
-            % {"value": value_word(value), "default": default_word(ruling)}
+            _("%(value)s (default)") % {"value": value_word(value)}
             if value == ruling.default
             else value_word(value),
         )
@@ -82,8 +82,14 @@ def ruling_field_texts(ruling: Any) -> dict[str, Any]:
     return {
         "label": _("House ruling: %(question)s") % {"question": _(ruling.question)},
         "choices": choices,
-        "help": _("%(reason)s (%(section)s)")
-        % {"reason": _(ruling.reason), "section": ruling.section},
+        # Where the default comes from, in the help: an option's text is
+        # cut short on a phone.
+        "help": _("%(reason)s (%(section)s) · %(default)s.")
+        % {
+            "reason": _(ruling.reason),
+            "section": ruling.section,
+            "default": capfirst(default_word(ruling)),
+        },
     }
 
 

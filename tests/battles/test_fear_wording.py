@@ -59,11 +59,14 @@ def test_a_fearsome_fighter_s_test_reads_its_own_peur():
 
 def test_the_rulings_defaults_say_where_they_come_from():
     with translation.override("en"):
-        parry_tie = ruling_field_texts(HOUSE_RULINGS["parry_tie"])["choices"][0][1]
-        placement = ruling_field_texts(HOUSE_RULINGS["placement_order"])["choices"]
+        parry_tie = ruling_field_texts(HOUSE_RULINGS["parry_tie"])
+        placement = ruling_field_texts(HOUSE_RULINGS["placement_order"])
         rows = {r["name"]: r for r in rulings_in_force({"house_rulings": {}})}
-    assert parry_tie == "parried (default chosen here: not found in the sources)"
-    assert placement[0][1].endswith("(the sources' default)")
+    assert parry_tie["choices"][0][1] == "parried (default)"
+    assert parry_tie["help"].endswith(
+        "(VII-C-4) · Default chosen here: not found in the sources."
+    )
+    assert placement["help"].endswith("· The sources' default.")
     assert rows["failed_charge"]["default_word"] == "default read in another edition"
     assert rows["fear_immunity"]["value"] == (
         "for the rest of the game, against that PEUR and lower"

@@ -34,11 +34,12 @@ def test_the_new_game_form_offers_every_house_ruling_with_its_default(owner_clie
     # where the sources give it (the issue: a reason "not found in the
     # sources" read as "the sources' default").
     bases = [ruling.basis for ruling in HOUSE_RULINGS.values()]
-    assert page.count("(the sources&#x27; default)") == bases.count("read")
-    assert page.count("(default chosen here: not found in the sources)") == (
+    assert page.count("(default)</option>") == len(HOUSE_RULINGS)
+    assert page.count("· The sources&#x27; default.") == bases.count("read")
+    assert page.count("· Default chosen here: not found in the sources.") == (
         bases.count("none")
     )
-    assert page.count("(default read in another edition)") == bases.count(
+    assert page.count("· Default read in another edition.") == bases.count(
         "other_edition"
     )
     assert "What does a charger that fails its Courage test do?" in page
