@@ -577,6 +577,7 @@ class UpkeepTicked(TypedDict):
     regeneration: NotRequired[dict[str, Any] | None]  # Régénération/X's roll
     reserve: NotRequired[dict[str, Any]]  # mana or faith given: before, after, high
     house_ruling: NotRequired[str]  # "rally_difficulty": a rally's difficulty
+    rally_certain: NotRequired[dict[str, int]]  # {courage, difficulty}: no roll
 
 
 class OpposedResolved(TypedDict):

@@ -409,11 +409,15 @@ def _start_rally_test(
     from rules.game.table_rolls import check_pending
 
     difficulty = rally_difficulty(batch.state, item["fighter"])
-    if difficulty is None:
+    courage = st.value_of(batch.state, item["fighter"], "COU")
+    certain = difficulty is not None and rally_certain(courage, difficulty)
+    if difficulty is None or certain:
+        # Nothing frightening left, or a test the dice cannot miss: no roll.
         changes = [{"fighter": item["fighter"], "changes": {"routed": False}}]
-        _emit_tick(
-            batch, item, changes, {"rallied": True, "house_ruling": "rally_difficulty"}
-        )
+        extra: dict[str, Any] = {"rallied": True, "house_ruling": "rally_difficulty"}
+        if certain:
+            extra["rally_certain"] = {"courage": courage, "difficulty": difficulty}
+        _emit_tick(batch, item, changes, extra)
         return
     batch.emit(
         "pending_set",
@@ -489,6 +493,13 @@ def with_rally_item(state: Mapping[str, Any], fighter_id: str) -> dict | None:
     others = [i for i in waiting if i["step"] != "rally"]
     items = [*ticked, *rallies, new, *others]
     return {"items": items, "ticked": list(upkeep["ticked"])}
+
+
+def rally_certain(courage: int | None, difficulty: int) -> bool:
+    """Whether 1d6 + COU cannot miss the rally's difficulty (II-A-4)."""
+    from rules.odds import test_success
+
+    return courage is not None and test_success(int(courage), difficulty) == 1
 
 
 def rally_difficulty(state: Mapping[str, Any], fighter_id: str) -> int | None:

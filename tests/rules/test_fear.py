@@ -392,3 +392,19 @@ def test_IX_dreadful_two_sixes_reroll_the_kept_die():
     assert DiceTest.from_dict(roll.to_dict()) == roll
     one_six = DiceTest.start(1, 10, 2, ScriptedDice([6, 2]), keep_lowest=True)
     assert not one_six.awaiting_choice and one_six.natural == 2
+
+
+def test_IV_D_1_a_rally_the_dice_cannot_miss_is_recorded_without_a_roll():
+    """II-A-4 (a final result reaching the difficulty succeeds): COU 6 against
+    PEUR 6 cannot fail; RULES_API: a roll whose outcome cannot change what
+    follows need not be asked for."""
+    guard = fighter_card("Garde", 2, COU=6)
+    table = activation_table([guard], [wolfen(peur=6)])
+    table.play("a", {"type": "set_routed", "fighter": "a1.1", "routed": True})
+    pass_activations(table)
+    item = next(i for i in table.state["upkeep"]["items"] if i["step"] == "rally")
+    events = table.play("a", {"type": "tick_upkeep", "key": item["key"]})
+    assert table.state["pending"] is None
+    assert table.state["fighters"]["a1.1"]["routed"] is False
+    (ticked,) = [e["payload"] for e in events if e["kind"] == "upkeep_ticked"]
+    assert ticked["rally_certain"] == {"courage": 6, "difficulty": 6}

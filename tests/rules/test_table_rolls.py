@@ -425,7 +425,7 @@ def test_IV_D_the_upkeep_waits_for_the_side_whose_fighters_item_is_next():
     from rules.game import legal_actions, waiting_for
 
     game_setup = setup()
-    game_setup["house_rulings"] = {"rally_difficulty": "5"}
+    game_setup["house_rulings"] = {"rally_difficulty": "7"}
     table = Table(game_setup)
     table.play("b", {"type": "set_routed", "fighter": "b1.1", "routed": True})
     _to_upkeep(table)

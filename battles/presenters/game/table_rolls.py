@@ -25,6 +25,7 @@ from rules.game.upkeep_phase import (
     DURATIONS,
     EFFECT_KINDS,
     item_side,
+    rally_certain,
     rally_difficulty,
 )
 from rules.several_dice import MAX_DICE
@@ -348,6 +349,9 @@ def upkeep_extras(
         if has_courage:
             extras["rally_difficulty"] = rally_difficulty(state, fighter)
             extras["courage"] = st.value_of(state, fighter, "COU")
+            extras["rally_certain"] = extras["rally_difficulty"] is not None and (
+                rally_certain(extras["courage"], extras["rally_difficulty"])
+            )
     if item.get("effect"):
         effect = next(
             (e for e in state.get("effects", []) if e["id"] == item["effect"]), None

@@ -80,6 +80,16 @@ def _upkeep_ticked(p, who, names):
     text = pgettext("upkeep", "Done: %(item)s.") % {"item": label}
     if p.get("rallied") is True:
         text += " " + _("The fighter rallies.")
+    certain = p.get("rally_certain")
+    if certain:
+        text += (
+            " "
+            + _(
+                "(COU %(courage)s against %(difficulty)s: the test cannot fail, no "
+                "roll needed.)"
+            )
+            % certain
+        )
     reserve = p.get("reserve")
     if reserve:
         words = {
