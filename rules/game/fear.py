@@ -169,7 +169,9 @@ def courage_needed(
             "side": state["fighters"][fighter_id]["side"],
             "fear": fear,
             "feared": source,
-            "resisted": state["fear_resisted"][fighter_id]["fear"],
+            "resisted": state["fear_resisted"][fighter_id][
+                "turn_fear" if _ruling(state, "fear_immunity") == "turn" else "fear"
+            ],
             "spared": True,
         }
     dreadful = any(_has(st.card_of(state, f)["skills"], DREADFUL) for _v, f in fears)
