@@ -28,6 +28,11 @@ not give (the Magistrat's FOI) stay empty.
 A demo army never holds the same card twice: one row a card, its fighters in
 the count.
 
+Each demo army has a character ("Personnage guerrier": Enchaînement/1, Coup
+de maître/1, Contre-attaque, estimated profiles) so that the melee's
+abilities can be played, and the wolfen one's PEUR 7 makes a fear test the
+Griffons can fail.
+
 ``load_demo()`` is idempotent: a second run changes nothing.
 """
 
@@ -54,6 +59,8 @@ from battles.services.armies import _set_abilities
 
 __all__ = [
     "ARCHETYPES",
+    "CHARACTERS",
+    "CHARACTER",
     "DEMO_ARMIES",
     "PEOPLES",
     "PRINTED_CARDS",
@@ -265,6 +272,30 @@ WOLFEN_ARCHETYPES: dict[str, dict] = _archetypes(
 )
 
 
+# A character on each demo side, to show the melee's abilities and fear
+# (issue 31): no source prints a demo character, so both are estimates,
+# labelled so. Characters have Enchaînement, Coup de maître and
+# Contre-attaque built in (melee-sources.md §4 [read], S5 and S11); the
+# wolfen one's PEUR 7 can rout a Griffon of COU 5 (1d6 + 5 fails against 7 on
+# a natural 1: IX, 1 chance in 6), where the wolfen's PEUR 6 never can.
+CHARACTER = "Personnage guerrier"
+CHARACTER_ESTIMATE = "profil de personnage estimé"
+CHARACTER_ABILITIES = ["Enchaînement/1", "Coup de maître/1", "Contre-attaque"]
+CHARACTERS: dict[str, dict] = {
+    "Griffons d'Akkylannie": {
+        **_stats(10, 5, 6, 7, 6, 7, None, 6, None, 5, None, None),
+        "source_detail": CHARACTER_ESTIMATE,
+        **_estimated(45),
+    },
+    WOLFEN: {
+        **_stats(15, 5, 6, 8, 5, 7, None, None, 7, 3, None, None),
+        **_WOLFEN_BODY,
+        "source_detail": WOLFEN_ESTIMATE,
+        **_estimated(55),
+    },
+}
+
+
 def archetypes_of(people_name: str) -> dict[str, dict]:
     """The archetype cards of a people: wolfen-like for the Wolfen."""
     if people_name == WOLFEN:
@@ -282,12 +313,13 @@ DEMO_ARMIES: dict[str, tuple[str, int, list[tuple[str, int]]]] = {
         400,
         [
             ("Magistrat du Griffon", 1),
-            ("Guerrier", 6),
+            ("Guerrier", 4),
             ("Tireur", 3),
             ("Fidèle", 1),
             ("Moine-guerrier", 2),
             ("Guerrier-tireur", 2),
             ("Guerrier-mage", 1),
+            (CHARACTER, 1),
         ],
     ),
     "Wolfen d'Yllia (démo)": (
@@ -300,6 +332,7 @@ DEMO_ARMIES: dict[str, tuple[str, int, list[tuple[str, int]]]] = {
             ("Tireur", 2),
             ("Magicien", 1),
             ("Guerrier-tireur", 1),
+            (CHARACTER, 1),
         ],
     ),
 }
@@ -403,6 +436,17 @@ def load_demo() -> dict[str, int]:
             )
             cards[(people_name, name)] = card
             changed["cards"] += was_changed
+    for people_name, fields in CHARACTERS.items():
+        card, was_changed = _put_card(
+            existing,
+            peoples[people_name],
+            CHARACTER,
+            CardSource.ARCHETYPE,
+            fields,
+            CHARACTER_ABILITIES,
+        )
+        cards[(people_name, CHARACTER)] = card
+        changed["cards"] += was_changed
     for army_name, (people_name, points_limit, entries) in DEMO_ARMIES.items():
         changed["armies"] += _put_army(
             army_name, peoples[people_name], points_limit, entries, cards

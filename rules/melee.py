@@ -67,13 +67,20 @@ class HouseRuling:
     """A point the sources leave open (melee-sources.md §6): a setting of the
     game chosen at its creation, ``default`` unless the players chose another
     of ``choices``. ``question`` and ``reason`` are English, marked for
-    translation."""
+    translation. ``basis`` says truly where the default comes from: ``"read"``
+    (read in the sources), ``"inferred"`` (deduced from them),
+    ``"other_edition"`` (read in another edition only), ``"fan"`` (a fan
+    text), ``"none"`` (not found in the sources: the app's choice)."""
 
     default: str
     choices: tuple[str, ...]
     section: str
     question: str
     reason: str
+    basis: str = "none"
+
+
+BASES = ("read", "inferred", "other_edition", "fan", "none")
 
 
 HOUSE_RULINGS: dict[str, HouseRuling] = {
@@ -87,6 +94,7 @@ HOUSE_RULINGS: dict[str, HouseRuling] = {
             "winner who sees them. Conf'Fédé's table of contents lists the "
             "placement (C-1) before the Initiative (C-2); its text was not read."
         ),
+        basis="read",
     ),
     "parry_tie": HouseRuling(
         default="parried",
@@ -108,6 +116,7 @@ HOUSE_RULINGS: dict[str, HouseRuling] = {
             "the die or dice assigned to a parry: several dice, one result kept "
             "(II-A-2)."
         ),
+        basis="inferred",
     ),
     "pursuit": HouseRuling(
         default="at_the_table",
@@ -130,6 +139,59 @@ HOUSE_RULINGS: dict[str, HouseRuling] = {
             "rules: a frightened fighter who cannot flee puts all its dice in "
             "defence."
         ),
+        basis="fan",
+    ),
+    "counter_short": HouseRuling(
+        default="lands",
+        choices=("lands", "parried"),
+        section="VII-C-4",
+        question=_(
+            "A counter-attack's defence reaches the attack but not 2 more: "
+            "what happens?"
+        ),
+        reason=_(
+            "S11 (C3, read): a counter-attack must beat the attack by 2, and "
+            "cannot be withdrawn once announced. What a result between the two "
+            "does was not found; read as a failed test, the blow lands; or it is "
+            "parried without the attack die."
+        ),
+        basis="inferred",
+    ),
+    "fear_immunity": HouseRuling(
+        default="game",
+        choices=("game", "turn", "none"),
+        section="IX",
+        question=_("How long does a passed Courage test protect from that fear?"),
+        reason=_(
+            "Not found for C3 or Conf'Fédé. A later edition (C4) reads: for the "
+            "rest of the game, against that PEUR and lower ones; C3's War Cry "
+            'speaks of an immunity "as if he had passed a Courage test".'
+        ),
+        basis="other_edition",
+    ),
+    "failed_charge": HouseRuling(
+        default="no_charge",
+        choices=("no_charge", "routed_in_contact"),
+        section="IX",
+        question=_("What does a charger that fails its Courage test do?"),
+        reason=_(
+            "Not found for C3 or Conf'Fédé. A later edition (C4) reads: the "
+            "charger is routed, its activation ends, it stays where it is: the "
+            "charge does not happen."
+        ),
+        basis="other_edition",
+    ),
+    "rally_difficulty": HouseRuling(
+        default="highest_fear",
+        choices=("highest_fear", "4", "5", "6", "7"),
+        section="IV-D-1, IX-E",
+        question=_("What difficulty does a routed fighter's rally test have?"),
+        reason=_(
+            "Not found in the sources: IX-E holds the rally test (S2), its text "
+            "was not read. The highest PEUR among its living adversaries (none: "
+            "it rallies without a test), or a fixed difficulty agreed here."
+        ),
+        basis="none",
     ),
 }
 

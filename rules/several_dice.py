@@ -62,15 +62,25 @@ class DiceTest(RunningTest):
     count: int = 1
     throws: tuple[tuple[int, ...], ...] = ()
     kept: bool = False
+    # Terrifiant/Dreadful (IX; melee-sources.md §3 [read] S11): "the Courage
+    # test uses 2d6 and keeps the lower die". The lower die is the one kept:
+    # it shows a six only when every die does, and only it is rerolled.
+    keep_lowest: bool = False
 
     @classmethod
     def start(
-        cls, value: int, difficulty: int, count: int, dice: DiceSource
+        cls,
+        value: int,
+        difficulty: int,
+        count: int,
+        dice: DiceSource,
+        *,
+        keep_lowest: bool = False,
     ) -> DiceTest:
         """Throw every die of the test (II-A-2)."""
         count = _check_count(count)
         faces = tuple(dice.d6() for _die in range(count))
-        return cls(value, difficulty, count, (faces,))
+        return cls(value, difficulty, count, (faces,), keep_lowest=keep_lowest)
 
     @property
     def base(self) -> int:
@@ -79,8 +89,13 @@ class DiceTest(RunningTest):
 
     @property
     def sixes(self) -> int:
-        """How many sixes the last throw shows."""
-        return sum(1 for face in self.throws[-1] if face == 6) if self.throws else 0
+        """How many sixes the last throw shows (that count: with
+        ``keep_lowest``, one when every die shows a six, else none)."""
+        if not self.throws:
+            return 0
+        if self.keep_lowest:
+            return int(all(face == 6 for face in self.throws[-1]))
+        return sum(1 for face in self.throws[-1] if face == 6)
 
     @property
     def awaiting_choice(self) -> bool:
@@ -94,8 +109,10 @@ class DiceTest(RunningTest):
 
     @property
     def natural(self) -> int:
-        """The natural result kept: the best die of the last throw (II-A-2)."""
-        return max(_die_natural(self.base, face) for face in self.throws[-1])
+        """The natural result kept: the best die of the last throw (II-A-2),
+        the lowest with ``keep_lowest``."""
+        naturals = [_die_natural(self.base, face) for face in self.throws[-1]]
+        return min(naturals) if self.keep_lowest else max(naturals)
 
     @property
     def faces(self) -> tuple[int, ...]:
@@ -109,13 +126,16 @@ class DiceTest(RunningTest):
 
     def to_dict(self) -> dict:
         """The roll as plain JSON data (the game's snapshot)."""
-        return {
+        data = {
             "value": self.value,
             "difficulty": self.difficulty,
             "count": self.count,
             "throws": [list(t) for t in self.throws],
             "kept": self.kept,
         }
+        if self.keep_lowest:
+            data["keep_lowest"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: dict) -> DiceTest:
@@ -126,6 +146,7 @@ class DiceTest(RunningTest):
             data["count"],
             tuple(tuple(t) for t in data["throws"]),
             data["kept"],
+            keep_lowest=bool(data.get("keep_lowest")),
         )
 
 
@@ -152,13 +173,32 @@ def _throw_success(count: int, base: int, target: int) -> Fraction:
     return wins
 
 
-def dice_test_success(value: int, difficulty: int, count: int = 1) -> Fraction:
+def _lowest_success(count: int, target: int) -> Fraction:
+    """P(success) keeping the lowest of ``count`` dice: a six counts only
+    when every die shows one, and that die alone is rerolled if needed."""
+    wins = Fraction(0)
+    weight = Fraction(1, 6**count)
+    for faces in product(range(1, 7), repeat=count):
+        if all(face == 6 for face in faces):
+            wins += weight * (1 if 6 >= target else _throw_success(1, 6, target))
+        elif min(_die_natural(0, f) for f in faces) >= target:
+            wins += weight
+    return wins
+
+
+def dice_test_success(
+    value: int, difficulty: int, count: int = 1, *, keep_lowest: bool = False
+) -> Fraction:
     """Exact P(success) of a test with ``count`` d6, rerolling sixes if needed.
 
     II-A-2 with II-A-1: only the best die counts, the sixes are rerolled
     together, and a six is rerolled only while the test is not yet won.
+    ``keep_lowest``: the lowest die counts (Terrifiant, IX).
     """
-    return _throw_success(_check_count(count), 0, _target(value, difficulty))
+    target = _target(value, difficulty)
+    if keep_lowest:
+        return _lowest_success(_check_count(count), target)
+    return _throw_success(_check_count(count), 0, target)
 
 
 @dataclass(frozen=True)

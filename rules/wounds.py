@@ -253,7 +253,8 @@ class WoundEffects:
     2. ``replacements``: harmful ones first (the double six is always there),
        then protective ones, which win (immunité/Tête blocks a double six).
     3. ``steps``: net steps to aggravate (+1, vulnérable) or diminish (-1,
-       coriace) the outcome along ``OUTCOMES``; "none" is no wound and stays.
+       coriace) the outcome along ``OUTCOMES``; "none" and "stunned" are no
+       wound (II-B-2) and stay.
     """
 
     column_shift: int = 0
@@ -324,10 +325,15 @@ def change_by_steps(outcome: str, steps: int) -> str:
     """Stage 3 of II-B-1: aggravate (+) or diminish (-) by whole steps.
 
     Moves along ``OUTCOMES`` and stops at "stunned" and "killed": "none" is no
-    wound, so it is neither aggravated nor reached by diminishing.
+    wound, so it is neither aggravated nor reached by diminishing. Nor is
+    "stunned": II-B-2, "Il existe également deux résultats du tableau des
+    Blessures qui ne sont pas considérés comme des Blessures : Etat Sonné
+    [...]", and stage 3 acts on "la blessure"; so Vulnérable never turns a
+    Sonné into a light wound (II-B-3: "Un résultat « Sonné » n'est pas
+    considéré comme une Blessure").
     """
     _check_outcome(outcome)
-    if outcome == "none" or steps == 0:
+    if outcome in ("none", "stunned") or steps == 0:
         return outcome
     rank = OUTCOME_RANK[outcome] + steps
     return OUTCOMES[max(OUTCOME_RANK["stunned"], min(OUTCOME_RANK["killed"], rank))]

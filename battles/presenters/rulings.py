@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -31,7 +32,34 @@ VALUE_WORDS = {
     "none": gettext_lazy("none"),
     "all_defence": gettext_lazy("all its dice in defence"),
     "fights_normally": gettext_lazy("it fights as usual"),
+    "lands": gettext_lazy("the blow lands"),
+    "game": gettext_lazy("for the rest of the game, against that PEUR and lower"),
+    "turn": gettext_lazy("for the rest of the turn, against that PEUR and lower"),
+    "no_charge": gettext_lazy(
+        "the charge does not happen, the fighter is routed where it stands"
+    ),
+    "routed_in_contact": gettext_lazy("the charge happens, the fighter fights routed"),
+    "highest_fear": gettext_lazy("the highest PEUR among its living adversaries"),
+    "4": gettext_lazy("difficulty 4"),
+    "5": gettext_lazy("difficulty 5"),
+    "6": gettext_lazy("difficulty 6"),
+    "7": gettext_lazy("difficulty 7"),
 }
+
+# Where a ruling's default comes from (``HouseRuling.basis``), said truly: a
+# default the sources do not give never reads as "the sources' default".
+BASIS_WORDS = {
+    "read": gettext_lazy("the sources' default"),
+    "inferred": gettext_lazy("default inferred from the sources"),
+    "other_edition": gettext_lazy("default read in another edition"),
+    "fan": gettext_lazy("default from a fan text"),
+    "none": gettext_lazy("default chosen here: not found in the sources"),
+}
+
+
+def default_word(ruling: Any) -> str:
+    """Where ``ruling``'s default comes from, in words."""
+    return str(BASIS_WORDS.get(ruling.basis, BASIS_WORDS["none"]))
 
 
 def value_word(value: str) -> str:
@@ -44,7 +72,7 @@ def ruling_field_texts(ruling: Any) -> dict[str, Any]:
     choices = [
         (
             value,
-            _("%(value)s (the sources' default)") % {"value": value_word(value)}
+            _("%(value)s (default)") % {"value": value_word(value)}
             if value == ruling.default
             else value_word(value),
         )
@@ -54,8 +82,14 @@ def ruling_field_texts(ruling: Any) -> dict[str, Any]:
     return {
         "label": _("House ruling: %(question)s") % {"question": _(ruling.question)},
         "choices": choices,
-        "help": _("%(reason)s (%(section)s)")
-        % {"reason": _(ruling.reason), "section": ruling.section},
+        # Where the default comes from, in the help: an option's text is
+        # cut short on a phone.
+        "help": _("%(reason)s (%(section)s) · %(default)s.")
+        % {
+            "reason": _(ruling.reason),
+            "section": ruling.section,
+            "default": capfirst(default_word(ruling)),
+        },
     }
 
 
@@ -71,6 +105,7 @@ def rulings_in_force(state: Mapping[str, Any]) -> list[dict[str, Any]]:
                 "question": _(ruling.question),
                 "value": value_word(value),
                 "default": value == ruling.default,
+                "default_word": default_word(ruling),
                 "reason": _(ruling.reason),
                 "section": ruling.section,
             }
@@ -83,12 +118,15 @@ def ruling_note(
 ) -> str:
     """ "house ruling: ..." for a result a ruling decided, else "" (``chosen``:
     the game's rulings in force, ``state["house_rulings"]``)."""
-    name = event_payload.get("house_ruling")
-    ruling = melee.HOUSE_RULINGS.get(name) if name else None
-    if ruling is None:
-        return ""
-    value = (chosen or {}).get(name, ruling.default)
-    return _("house ruling: %(question)s %(value)s") % {
-        "question": _(ruling.question),
-        "value": value_word(value),
-    }
+    names = [event_payload.get("house_ruling"), *event_payload.get("house_rulings", [])]
+    notes = []
+    for name in dict.fromkeys(n for n in names if n):
+        ruling = melee.HOUSE_RULINGS.get(name)
+        if ruling is None:
+            continue
+        value = (chosen or {}).get(name, ruling.default)
+        notes.append(
+            _("house ruling: %(question)s %(value)s")
+            % {"question": _(ruling.question), "value": value_word(value)}
+        )
+    return "; ".join(notes)

@@ -361,7 +361,9 @@ def declare(batch: Batch, side: str, command: Command) -> None:
     batch.emit("action_declared", payload)
     if action == "charge":
         # IX: the Courage tests of the charger and of the charged.
-        charge_fear_tests(batch, fighter_id, payload["targets"])
+        charge_fear_tests(
+            batch, fighter_id, payload["targets"], contacts_before=state["contacts"]
+        )
 
 
 def disengagement_check(

@@ -1361,6 +1361,9 @@ def defence_finished(batch: Batch, pending: Mapping[str, Any], roll: Any) -> Non
     index, combat = _current(state)
     success = roll.winning
     attack_final = context["attack_final"]
+    short = _counter_short(state, context, roll.final)
+    if short:  # the house ruling "counter_short": "parried", no attack die
+        success = True
     next_pending = None if success else _wound_after(state, combat, context)
     resolved = test_resolution(
         pending,
@@ -1376,10 +1379,14 @@ def defence_finished(batch: Batch, pending: Mapping[str, Any], roll: Any) -> Non
     )
     if roll.final == attack_final and not context.get("counter"):
         resolved["house_ruling"] = "parry_tie"
+    if short is not None:
+        resolved["house_ruling"] = "counter_short"
+    if pending["dice"] > 1:  # several dice on one parry: a ruling decides it
+        resolved["house_rulings"] = ["sustained_defence"]
     batch.emit("test_resolved", resolved)
     if not success:
         return
-    if context.get("counter"):
+    if context.get("counter") and not short:
         _bonus_attack(batch, context, "counter")
         return
     target = context["target"]
@@ -1387,6 +1394,21 @@ def defence_finished(batch: Batch, pending: Mapping[str, Any], roll: Any) -> Non
         _bonus_attack(batch, context, "ambidextrous")
         return
     settle_combat(batch)
+
+
+def _counter_short(state: State, context: Mapping[str, Any], final: int) -> bool | None:
+    """A counter-attack's defence that reaches the attack but not 2 more
+    (``counter_short``): True when the ruling parries it, False when the blow
+    lands, None when the ruling does not decide (no counter, or out of range)."""
+    attack_final = context["attack_final"]
+    if not context.get("counter") or final >= attack_final + 2:
+        return None
+    reaches = final >= attack_final
+    if ruling(state, "parry_tie") == "not_parried":
+        reaches = final > attack_final
+    if not reaches:
+        return None
+    return ruling(state, "counter_short") == "parried"
 
 
 def _bonus_attack(batch: Batch, context: Mapping[str, Any], why: str) -> None:

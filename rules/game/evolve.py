@@ -143,6 +143,20 @@ def _action_declared(state: State, payload: Mapping[str, Any]) -> None:
 
 def _test_resolved(state: State, payload: Mapping[str, Any]) -> None:
     state["pending"] = copy_state(payload.get("next"))
+    context = payload.get("context") or {}
+    if context.get("fear") and payload.get("success"):
+        _fear_resisted(state, {"fighter": context["fighter"], **payload})
+
+
+def _fear_resisted(state: State, payload: Mapping[str, Any]) -> None:
+    """IX: a Courage test passed (rolled, or certain): the fear resisted, read
+    by the house ruling ``fear_immunity``."""
+    from rules.game.fear import resisted_after
+
+    fear = payload.get("fear", payload.get("difficulty"))
+    resisted = dict(state.get("fear_resisted") or {})
+    resisted[payload["fighter"]] = resisted_after(state, payload["fighter"], fear)
+    state["fear_resisted"] = resisted
 
 
 def _disengaged(state: State, payload: Mapping[str, Any]) -> None:
@@ -245,7 +259,8 @@ EVOLVERS: dict[str, Callable[[State, Mapping[str, Any]], None]] = {
     "game_finished": _game_finished,
     "opposed_resolved": _assign("pending"),
     "scatter_rolled": _nothing,
-    "courage_certain": _nothing,  # IX: a Courage test the dice cannot miss
+    "courage_certain": _fear_resisted,  # IX: a test the dice cannot miss
+    "courage_spared": _nothing,  # IX: a test a passed one spares (fear_immunity)
     "effect_recorded": _effect_recorded,
     "effect_ended": _effect_ended,
     "dice_drawn": _dice_drawn,

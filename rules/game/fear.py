@@ -1,17 +1,44 @@
 """Fear on a charge (IX; chapter IX is not among the seeds): the Courage tests.
 
-melee-sources.md §3 [read]: "It is a characteristic test, 1d6 + COU, with the
-difficulty set by the FEAR (PEU) value faced" (S11 War Cry / Dreadful, S14);
-"When several frightening enemies are involved, the highest FEAR is used"
-(S11 Dreadful); it is rolled "when charging a more frightening opponent and
-when being charged by one" (S11). Failing it: "The fighter is in rout"
-(S11 Rallying Cry). "Immunity / Fear: immune to all fear" (S11, S12).
+What the sources establish (``rules-data/melee-sources.md`` §3 and
+``magic-faith-sources.md`` §5; [read] unless marked):
 
-A fighter that charges, or is charged by, adversaries whose highest PEUR is
-above its COU makes the test against that PEUR, prompted on its own side's
-phone with its odds (``state["pending"]``); a success the dice cannot miss is
-recorded without a roll (a ``courage_certain`` event); a failure routs it. A
-fighter without COU (a fearsome one, with PEUR) makes none.
+- "It is a characteristic test, 1d6 + COU, with the difficulty set by the
+  FEAR (PEU) value faced" (S11 War Cry / Dreadful, S14); "When several
+  frightening enemies are involved, the highest FEAR is used" (S11 Dreadful);
+  it is rolled "when charging a more frightening fighter and when charged by
+  frightening fighters" (M10). Failing it: the fighter is in rout (S11
+  Rallying Cry).
+- "Immunity / Fear: immune to all fear. Righteous also have it." (S11, S12
+  "Immunité/Peur"); the living dead "have Immunity/Fear, except against
+  Hyperians" (S11; no Hyperian is told apart here: they are immune).
+- "Living-Dead: everyone treats them as frightening, even fighters with
+  higher FEAR" (S11): a living-dead adversary calls for the test whatever
+  the tester's courage (a test the dice cannot miss is recorded without a
+  roll).
+- "War Cry / X: while charging, COU is replaced by FEAR X. [...] if he has
+  it twice, the higher X counts" (S11, S14): the charger tests with X, and
+  only against a higher PEUR; those it charges face PEUR X [inferred: a
+  charger with FEAR X is a frightening charger].
+- Fighters with PEUR "test only against a higher FEAR, using their FEAR as
+  COU" ([inferred] M10, M11; [C4] M18).
+- Immunity after a passed test: the house ruling ``fear_immunity`` (default
+  "game": not tested again by that PEUR or a lower one for the rest of the
+  game, [C4] M18, [inferred] C3 War Cry; or "turn", or "none").
+- A charger that fails: the house ruling ``failed_charge`` (default
+  "no_charge": the charge does not happen, the fighter is routed where it
+  stands, [C4] M18 "it stays in place"; or "routed_in_contact").
+
+- "Dreadful: 2d6, keep the lower [...] It applies even if the Dreadful
+  fighter's FEAR is not the one used" (M10, S11): the test rolls two dice and
+  keeps the lower (``rules.several_dice.DiceTest.keep_lowest``). No French
+  name was found in the sources (melee-sources.md §1); "Terrifiant" is read
+  as it, and "Dreadful" as printed in English. Its cancelling of a "roll
+  several, keep the best" effect is not played: no such effect is modelled.
+
+A fighter that must test is prompted on its own side's phone with its odds
+(``state["pending"]``); a success the dice cannot miss is recorded without a
+roll (a ``courage_certain`` event); a failure routs it.
 """
 
 from __future__ import annotations
@@ -21,110 +48,299 @@ from typing import Any
 
 from rules import odds
 from rules.game import state as st
-from rules.game.common import Batch, State, label_of
+from rules.game.common import Batch, State, fraction_text, label_of
+from rules.melee import HOUSE_RULINGS, ability
+from rules.several_dice import dice_test_success
 from rules.tactics import parse_skill
 
 SECTION = "IX"
 
+IMMUNE_ABILITIES = ("Juste", "Righteous", "Mort-vivant", "Living-Dead")
+LIVING_DEAD = ("Mort-vivant", "Living-Dead")
+WAR_CRY = "Cri de guerre"
+DREADFUL = ("Terrifiant", "Dreadful")
+
+
+def _ruling(state: State, name: str) -> str:
+    return (state.get("house_rulings") or {}).get(name, HOUSE_RULINGS[name].default)
+
+
+def _has(skills: list[str], names: tuple[str, ...]) -> bool:
+    return any(ability(skills, name)[0] for name in names)
+
 
 def fear_immune(skills: list[str]) -> bool:
-    """Immunité/Peur (§3 [read] S11, S12: "immune to all fear")."""
+    """Immune to all fear: Immunité/Peur (S11, S12), Righteous (Juste, S11),
+    the living dead (Mort-vivant, S11)."""
     for text in skills:
         skill = parse_skill(str(text))
         if skill.key == "immunite" and str(skill.value or "").casefold() == "peur":
             return True
-    return False
+    return _has(skills, IMMUNE_ABILITIES)
 
 
-def courage_needed(state: State, fighter_id: str, feared: list[str]) -> dict | None:
-    """The Courage test ``fighter_id`` makes against ``feared`` adversaries,
-    or None: ``{"fighter", "side", "courage", "fear", "feared", "odds"}``."""
-    courage = st.value_of(state, fighter_id, "COU")
-    if courage is None or fear_immune(st.card_of(state, fighter_id)["skills"]):
-        return None
-    fears = [(st.value_of(state, f, "PEUR"), f) for f in feared]
-    fears = [(int(v), f) for v, f in fears if v is not None]
-    if not fears:
-        return None
-    fear, source = max(fears, key=lambda item: item[0])
-    if fear <= courage:
-        return None
+def war_cry(skills: list[str]) -> int | None:
+    """Cri de guerre/X: X (the highest when printed twice, S14), or None."""
+    found, value = ability(skills, WAR_CRY)
+    return value if found and value > 0 else None
+
+
+def fear_of(state: State, fighter_id: str, *, charging: bool = False) -> int | None:
+    """The PEUR ``fighter_id`` frightens with: its card's, or Cri de
+    guerre/X's X while it charges (the higher of the two)."""
+    fear = st.value_of(state, fighter_id, "PEUR")
+    if charging:
+        cry = war_cry(st.card_of(state, fighter_id)["skills"])
+        if cry is not None:
+            fear = cry if fear is None else max(int(fear), cry)
+    return None if fear is None else int(fear)
+
+
+def immune_to(state: State, fighter_id: str, fear: int) -> bool:
+    """Whether a Courage test passed earlier spares ``fighter_id`` a test
+    against ``fear`` (the house ruling ``fear_immunity``)."""
+    how_long = _ruling(state, "fear_immunity")
+    resisted = (state.get("fear_resisted") or {}).get(fighter_id)
+    if how_long == "none" or not resisted:
+        return False
+    if how_long == "turn":
+        return resisted["turn"] == state["turn"] and fear <= resisted["turn_fear"]
+    return fear <= resisted["fear"]
+
+
+def resisted_after(state: State, fighter_id: str, fear: int) -> dict[str, Any]:
+    """The fighter's record of fears resisted once it passed a test against
+    ``fear``: the highest of the game and of this turn (read by ``immune_to``)."""
+    before = (state.get("fear_resisted") or {}).get(fighter_id)
+    turn = state["turn"]
+    if not before:
+        return {"fear": fear, "turn": turn, "turn_fear": fear}
+    turn_fear = before["turn_fear"] if before["turn"] == turn else 0
     return {
-        "fighter": fighter_id,
-        "side": state["fighters"][fighter_id]["side"],
-        "courage": courage,
-        "fear": fear,
-        "feared": source,
-        "odds": odds.test_success(courage, fear),
+        "fear": max(before["fear"], fear),
+        "turn": turn,
+        "turn_fear": max(turn_fear, fear),
     }
 
 
-def charge_fear_tests(batch: Batch, charger: str, targets: list[str]) -> None:
+def courage_needed(
+    state: State,
+    fighter_id: str,
+    feared: list[str],
+    *,
+    charging: bool = False,
+    feared_charging: bool = False,
+    spared: bool = False,
+) -> dict | None:
+    """The Courage test ``fighter_id`` makes against ``feared`` adversaries,
+    or None: ``{"fighter", "side", "courage", "characteristic", "fear",
+    "feared", "living_dead", "dreadful", "odds"}``. ``charging``: the fighter
+    charges them; ``feared_charging``: they charge it. ``spared``: a test an
+    earlier one spares (``fear_immunity``) comes back with ``"spared": True``
+    instead of None."""
+    skills = st.card_of(state, fighter_id)["skills"]
+    if fear_immune(skills):
+        return None
+    own_fear = fear_of(state, fighter_id, charging=charging)
+    courage = st.value_of(state, fighter_id, "COU")
+    characteristic = "COU"
+    if own_fear is not None:
+        # A fearsome fighter (or a war cry) tests with its PEUR (inferred M10).
+        courage = own_fear
+        if st.value_of(state, fighter_id, "PEUR") is not None:
+            characteristic = "PEUR"
+    if courage is None:
+        return None
+    fears = [(fear_of(state, f, charging=feared_charging), f) for f in feared]
+    fears = [(v, f) for v, f in fears if v is not None]
+    if not fears:
+        return None
+    fear, source = max(fears, key=lambda item: item[0])
+    living_dead = [
+        f for _v, f in fears if _has(st.card_of(state, f)["skills"], LIVING_DEAD)
+    ]
+    if fear <= courage and not living_dead:
+        return None
+    if immune_to(state, fighter_id, fear):
+        if not spared:
+            return None
+        return {
+            "fighter": fighter_id,
+            "side": state["fighters"][fighter_id]["side"],
+            "fear": fear,
+            "feared": source,
+            "resisted": state["fear_resisted"][fighter_id][
+                "turn_fear" if _ruling(state, "fear_immunity") == "turn" else "fear"
+            ],
+            "spared": True,
+        }
+    dreadful = any(_has(st.card_of(state, f)["skills"], DREADFUL) for _v, f in fears)
+    return {
+        "fighter": fighter_id,
+        "side": state["fighters"][fighter_id]["side"],
+        "courage": int(courage),
+        "characteristic": characteristic,
+        "fear": fear,
+        "feared": source,
+        "living_dead": bool(living_dead) and fear <= courage,
+        "dreadful": dreadful,
+        "odds": (
+            dice_test_success(int(courage), fear, 2, keep_lowest=True)
+            if dreadful
+            else odds.test_success(int(courage), fear)
+        ),
+    }
+
+
+def charge_fear_tests(
+    batch: Batch,
+    charger: str,
+    targets: list[str],
+    *,
+    contacts_before: list | None = None,
+) -> None:
     """After a charge: the charger's test against the charged, then each
-    charged fighter's against the charger (one after the other)."""
+    charged fighter's against the charger (one after the other).
+    ``contacts_before``: the contacts before the charge, put back when the
+    charger fails under ``failed_charge`` "no_charge"."""
     state = batch.state
-    needed = [courage_needed(state, charger, targets)]
-    needed += [courage_needed(state, t, [charger]) for t in targets]
-    tests = [n for n in needed if n]
+    needed = [courage_needed(state, charger, targets, charging=True, spared=True)]
+    needed += [
+        courage_needed(state, t, [charger], feared_charging=True, spared=True)
+        for t in targets
+    ]
     queue = []
-    for test in tests:
-        if test["odds"] == 1:
+    for test in needed:
+        if not test:
+            continue
+        if test.get("spared"):  # a passed test spares it: said, not asked
             batch.emit(
-                "courage_certain",
+                "courage_spared",
                 {
                     "fighter": test["fighter"],
                     "label": label_of(state, test["fighter"]),
                     "side": test["side"],
-                    "courage": test["courage"],
                     "fear": test["fear"],
                     "feared": test["feared"],
                     "feared_label": label_of(state, test["feared"]),
-                    "odds": "1/1",
+                    "resisted": test["resisted"],
                     "section": SECTION,
+                    "house_ruling": "fear_immunity",
                 },
             )
+            continue
+        if test["fighter"] == charger:
+            test["charge"] = {
+                "targets": list(targets),
+                "contacts_before": copy.deepcopy(contacts_before),
+            }
+        if test["odds"] == 1:
+            batch.emit("courage_certain", _certain_payload(batch.state, test))
         else:
-            queue.append(_pending(state, test))
+            queue.append(_pending(batch.state, test))
     if queue:
         first, *rest = queue
         first["context"]["queue"] = rest
         batch.emit("pending_set", {"pending": first})
+
+
+def _certain_payload(state: State, test: dict[str, Any]) -> dict[str, Any]:
+    payload = {
+        "fighter": test["fighter"],
+        "label": label_of(state, test["fighter"]),
+        "side": test["side"],
+        "courage": test["courage"],
+        "fear": test["fear"],
+        "feared": test["feared"],
+        "feared_label": label_of(state, test["feared"]),
+        "odds": "1/1",
+        "section": SECTION,
+    }
+    if test["characteristic"] != "COU":
+        payload["characteristic"] = test["characteristic"]
+    if test["living_dead"]:
+        payload["living_dead"] = True
+    return payload
 
 
 def _pending(state: State, test: dict[str, Any]) -> dict[str, Any]:
     from rules.game.table_rolls import check_pending
 
-    return check_pending(
+    extra: dict[str, Any] = {"prompted": True, "feared": test["feared"], "fear": True}
+    if "charge" in test:
+        extra["charge"] = test["charge"]
+    if test["dreadful"]:
+        extra["dreadful"] = True
+    pending = check_pending(
         state,
         side=test["side"],
         fighter=test["fighter"],
-        characteristic="COU",
+        characteristic=test["characteristic"],
         difficulty=test["fear"],
+        dice=2 if test["dreadful"] else 1,
         use="courage",
         section=SECTION,
-        extra={"prompted": True, "feared": test["feared"], "fear": True},
+        extra=extra,
     )
+    if pending["value"] != test["courage"]:  # Cri de guerre/X: X replaces COU
+        pending["value"] = test["courage"]
+        pending["context"]["current"] = test["courage"]
+        pending["context"]["war_cry"] = test["courage"]
+    if test["dreadful"]:  # Terrifiant: two dice, the lower kept (S11)
+        pending["keep_lowest"] = True
+        pending["section"] = SECTION
+    pending["odds"] = fraction_text(test["odds"])
+    return pending
 
 
 def courage_finished(batch: Batch, context: dict[str, Any], success: bool) -> None:
     """A prompted Courage test is rolled: a failure routs the fighter (§3
-    [read]); the next test waiting after it comes next."""
+    [read]); a charger that fails follows ``failed_charge``; the next test
+    waiting after it comes next (none when the charge did not happen)."""
     fighter_id = context["fighter"]
-    if not success and not batch.state["fighters"][fighter_id]["routed"]:
-        batch.emit(
-            "fighter_changed",
-            {
-                "fighter": fighter_id,
-                "label": label_of(batch.state, fighter_id),
-                "changes": {"routed": True},
-                "section": SECTION,
-            },
-        )
-    queue = copy.deepcopy(list(context.get("queue") or []))
+    state = batch.state
+    charge = context.get("charge")
+    no_charge = (
+        not success and charge and _ruling(state, "failed_charge") == "no_charge"
+    )
+    if not success:
+        changes: dict[str, Any] = {"routed": True}
+        payload: dict[str, Any] = {
+            "fighter": fighter_id,
+            "label": label_of(state, fighter_id),
+            "changes": changes,
+            "section": SECTION,
+        }
+        if charge:
+            payload["house_ruling"] = "failed_charge"
+        if no_charge:
+            changes["charged"] = False
+        if no_charge and charge["contacts_before"] is not None:
+            batch.emit(
+                "contacts_changed",
+                {
+                    "contacts": copy.deepcopy(charge["contacts_before"] or []),
+                    "reason": "failed_charge",
+                    "house_ruling": "failed_charge",
+                },
+            )
+        if state["fighters"][fighter_id]["routed"]:
+            changes.pop("routed")
+        batch.emit("fighter_changed", payload)
+    queue = [] if no_charge else copy.deepcopy(list(context.get("queue") or []))
     if queue:
         first, *rest = queue
         first["context"]["queue"] = rest
         batch.emit("pending_set", {"pending": first})
 
 
-__all__ = ["charge_fear_tests", "courage_finished", "courage_needed", "fear_immune"]
+__all__ = [
+    "charge_fear_tests",
+    "courage_finished",
+    "courage_needed",
+    "fear_immune",
+    "fear_of",
+    "immune_to",
+    "resisted_after",
+    "war_cry",
+]

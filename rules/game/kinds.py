@@ -177,7 +177,7 @@ class TickUpkeep(TypedDict):
     rallied: NotRequired[bool]
     value: NotRequired[int]
     pay: NotRequired[bool]  # an upkept effect: pay its cost, or let it end
-    difficulty: NotRequired[int]  # a rally test's difficulty (IV-D-1)
+    difficulty: NotRequired[int]  # not read: the ruling "rally_difficulty" sets it
     all_markers: NotRequired[bool]  # a marker line: every marker of the side
 
 
@@ -400,6 +400,7 @@ class ContactsChanged(TypedDict):
     labels: NotRequired[list[str]]
     contact: NotRequired[bool]
     reason: NotRequired[str]
+    house_ruling: NotRequired[str]  # "failed_charge": the charge undone
 
 
 class TestResolved(TypedDict):
@@ -418,7 +419,8 @@ class TestResolved(TypedDict):
     dice: NotRequired[int]  # a test at the table: several dice (II-A-2)
     throws: NotRequired[list[list[int]]]
     label: NotRequired[str]
-    house_ruling: NotRequired[str]  # the parry's tie ("parry_tie")
+    house_ruling: NotRequired[str]  # "parry_tie", "counter_short"
+    house_rulings: NotRequired[list[str]]  # more: "sustained_defence"
 
 
 class Disengaged(TypedDict):
@@ -462,6 +464,7 @@ class FighterChanged(TypedDict):
     changes: dict[str, Any]  # steps, stunned, routed, eliminated, charged, ...
     section: NotRequired[str]  # "IX": routed by a failed Courage test
     upkeep: NotRequired[dict[str, Any]]  # routed in the upkeep: its rally added
+    house_ruling: NotRequired[str]  # "failed_charge": a charger routed
 
 
 class CourageCertain(TypedDict):
@@ -476,6 +479,22 @@ class CourageCertain(TypedDict):
     feared_label: str
     odds: str
     section: str
+    living_dead: NotRequired[bool]  # a Mort-vivant calls for it (S11)
+    characteristic: NotRequired[str]  # "PEUR": a fearsome fighter's own
+
+
+class CourageSpared(TypedDict):
+    """IX: a Courage test a passed one spares (the ruling ``fear_immunity``)."""
+
+    fighter: FighterId
+    label: str
+    side: Side
+    fear: int
+    feared: FighterId
+    feared_label: str
+    resisted: int  # the highest PEUR it passed a test against
+    section: str
+    house_ruling: str
 
 
 class InitiativeNamed(TypedDict):
@@ -581,6 +600,8 @@ class UpkeepTicked(TypedDict):
     effect: NotRequired[dict[str, Any]]  # an upkept effect: paid, ends
     regeneration: NotRequired[dict[str, Any] | None]  # Régénération/X's roll
     reserve: NotRequired[dict[str, Any]]  # mana or faith given: before, after, high
+    house_ruling: NotRequired[str]  # "rally_difficulty": a rally's difficulty
+    rally_certain: NotRequired[dict[str, int]]  # {courage, difficulty}: no roll
 
 
 class OpposedResolved(TypedDict):
@@ -693,6 +714,7 @@ EVENT_KINDS: dict[str, type] = {
     "opposed_resolved": OpposedResolved,
     "scatter_rolled": ScatterRolled,
     "courage_certain": CourageCertain,
+    "courage_spared": CourageSpared,
     "effect_recorded": EffectRecorded,
     "effect_ended": EffectEnded,
     "disengaged": Disengaged,

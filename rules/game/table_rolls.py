@@ -277,7 +277,11 @@ def roll_check(batch: Batch, side: str, pending: Mapping[str, Any], dice) -> Non
         )
     try:
         roll = DiceTest.start(
-            pending["value"], pending["difficulty"], pending["dice"], dice
+            pending["value"],
+            pending["difficulty"],
+            pending["dice"],
+            dice,
+            keep_lowest=bool(pending.get("keep_lowest")),
         )
     except DiceExhausted:
         raise IllegalAction(

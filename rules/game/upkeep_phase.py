@@ -400,22 +400,25 @@ def _start_rally_test(
 ) -> None:
     """IV-D-1: the routed fighter's rally is a Courage test rolled in the game.
 
-    IX-E (its rules) is not among the seeds: the players give the difficulty
-    (their table's convention; the board suggests the highest fear in play).
+    IX-E (its rules) is not among the seeds: its difficulty is the house
+    ruling ``rally_difficulty`` agreed at the game's creation (never typed
+    by the rallying player; a ``difficulty`` in the command is not read).
+    With "highest_fear" and no frightening adversary left, it rallies
+    without a test.
     """
-    from rules.game.table_rolls import MAX_DIFFICULTY, check_pending
+    from rules.game.table_rolls import check_pending
 
-    difficulty = command.get("difficulty")
-    if (
-        isinstance(difficulty, bool)
-        or not isinstance(difficulty, int)
-        or not 1 <= difficulty <= MAX_DIFFICULTY
-    ):
-        raise IllegalAction(
-            _("A difficulty counts {low} to {high} (II-A-3)."),
-            low=1,
-            high=MAX_DIFFICULTY,
-        )
+    difficulty = rally_difficulty(batch.state, item["fighter"])
+    courage = st.value_of(batch.state, item["fighter"], "COU")
+    certain = difficulty is not None and rally_certain(courage, difficulty)
+    if difficulty is None or certain:
+        # Nothing frightening left, or a test the dice cannot miss: no roll.
+        changes = [{"fighter": item["fighter"], "changes": {"routed": False}}]
+        extra: dict[str, Any] = {"rallied": True, "house_ruling": "rally_difficulty"}
+        if certain:
+            extra["rally_certain"] = {"courage": courage, "difficulty": difficulty}
+        _emit_tick(batch, item, changes, extra)
+        return
     batch.emit(
         "pending_set",
         {
@@ -427,7 +430,7 @@ def _start_rally_test(
                 difficulty=difficulty,
                 use="rally",
                 section="IV-D-1",
-                extra={"upkeep_key": item["key"]},
+                extra={"upkeep_key": item["key"], "house_ruling": "rally_difficulty"},
             )
         },
     )
@@ -439,7 +442,9 @@ def finish_rally(batch: Batch, key: str, rallied: bool) -> None:
     changes = []
     if rallied:
         changes.append({"fighter": item["fighter"], "changes": {"routed": False}})
-    _emit_tick(batch, item, changes, {"rallied": rallied})
+    _emit_tick(
+        batch, item, changes, {"rallied": rallied, "house_ruling": "rally_difficulty"}
+    )
 
 
 def with_rally_item(state: Mapping[str, Any], fighter_id: str) -> dict | None:
@@ -490,8 +495,29 @@ def with_rally_item(state: Mapping[str, Any], fighter_id: str) -> dict | None:
     return {"items": items, "ticked": list(upkeep["ticked"])}
 
 
+def rally_certain(courage: int | None, difficulty: int) -> bool:
+    """Whether 1d6 + COU cannot miss the rally's difficulty (II-A-4)."""
+    from rules.odds import test_success
+
+    return courage is not None and test_success(int(courage), difficulty) == 1
+
+
+def rally_difficulty(state: Mapping[str, Any], fighter_id: str) -> int | None:
+    """The rally test's difficulty under the house ruling ``rally_difficulty``:
+    a fixed number, or the highest PEUR among the fighter's living adversaries
+    (None when none has a PEUR: it rallies without a test)."""
+    from rules.melee import HOUSE_RULINGS
+
+    chosen = (state.get("house_rulings") or {}).get(
+        "rally_difficulty", HOUSE_RULINGS["rally_difficulty"].default
+    )
+    if chosen != "highest_fear":
+        return int(chosen)
+    return suggested_rally_difficulty(state, fighter_id)
+
+
 def suggested_rally_difficulty(state: Mapping[str, Any], fighter_id: str) -> int | None:
-    """The highest PEUR among the fighter's living adversaries (a suggestion)."""
+    """The highest PEUR among the fighter's living adversaries."""
     side = state["fighters"][fighter_id]["side"]
     fears = [
         st.value_of(state, f, "PEUR") for f in st.fighters_of(state, st.other(side))

@@ -7,6 +7,8 @@ from django.core.management import call_command
 
 from battles.demo import (
     ARCHETYPES,
+    CHARACTER,
+    CHARACTERS,
     DEMO_ARMIES,
     PEOPLES,
     PRINTED_CARDS,
@@ -65,12 +67,15 @@ def test_printed_profiles_are_attributed_and_archetypes_labelled():
     assert ReferenceCard.objects.get(name="Guerrier de Pierre").cost == 40
     archetypes = ReferenceCard.objects.filter(source="archetype")
     assert {card.attribution for card in archetypes.exclude(people__name=WOLFEN)} == {
-        "archétype"
+        "archétype",
+        "archétype (profil de personnage estimé)",  # the Griffons' character
     }
     assert {card.attribution for card in archetypes.filter(people__name=WOLFEN)} == {
         "archétype (profil wolfen estimé)"
     }
-    assert archetypes.count() == len(ARCHETYPES) * People.objects.count()
+    assert archetypes.count() == (
+        len(ARCHETYPES) * People.objects.count() + len(CHARACTERS)
+    )
     assert ReferenceCard.objects.filter(source="rackham").count() == len(PRINTED_CARDS)
     assert not ReferenceCard.objects.filter(is_demo=False).exists()
 
@@ -163,5 +168,47 @@ def test_the_demo_army_pages_say_which_costs_are_estimated(client, settings):
     load_demo()
     army = Army.objects.demo().get(name="Wolfen d'Yllia (démo)")
     body = client.get(f"/armies/{army.pk}/").content.decode()
-    assert "330 / 400 points" in body
-    assert "6 cards' costs are estimates: no source prints them." in body
+    assert "385 / 400 points" in body
+    assert "7 cards' costs are estimates: no source prints them." in body
+
+
+def test_each_demo_army_has_a_character_with_the_melee_abilities():
+    """Issue 31: "no character has Enchaînement, Coup de maître or
+    Contre-attaque" (melee-sources.md §4: built in for characters, S5, S11)."""
+    from rules.melee import COUNTER_ATTACK, MASTER_STRIKE, SEQUENCE, ability
+
+    load_demo()
+    for army in Army.objects.with_cards().demo():
+        (character,) = [c.card for c in army.cards.all() if c.card.name == CHARACTER]
+        skills = [
+            f"{a.name}/{a.value}" if a.value else a.name
+            for a in character.abilities.all()
+        ]
+        for name in (SEQUENCE, MASTER_STRIKE, COUNTER_ATTACK):
+            assert ability(skills, name)[0], (army.name, name)
+        assert character.cost_estimated and character.source_detail  # estimates
+
+
+def test_the_demo_armies_hold_a_fear_matchup_that_can_fail():
+    """Issue 31: "every Griffon has COU 5 against wolfen PEUR 5-6, so no fear
+    test can ever fail". IX (melee-sources.md §3 [read]): 1d6 + COU against
+    the PEUR faced; a success is certain when COU + 1 reaches the PEUR."""
+    from rules.odds import test_success
+
+    load_demo()
+    griffons = (
+        Army.objects.with_cards().demo().get(people__name="Griffons d'Akkylannie")
+    )
+    wolfen = Army.objects.with_cards().demo().get(people__name=WOLFEN)
+    courages = {c.card.cou for c in griffons.cards.all() if c.card.cou is not None}
+    fears = {c.card.peur for c in wolfen.cards.all() if c.card.peur is not None}
+    chances = [test_success(cou, peur) for cou in courages for peur in fears]
+    assert min(chances) < 1  # some Griffon can fail against some wolfen
+    assert max(fears) == 7
+
+
+def test_the_characters_load_twice_without_change():
+    load_demo()
+    before = snapshot()
+    assert load_demo()["cards"] == 0
+    assert snapshot() == before

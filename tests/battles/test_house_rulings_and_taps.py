@@ -30,7 +30,19 @@ def test_the_new_game_form_offers_every_house_ruling_with_its_default(owner_clie
     page = owner_client.get("/games/new/").content.decode()
     for name in HOUSE_RULINGS:
         assert f'name="ruling_{name}"' in page
-    assert page.count("(the sources&#x27; default)") == len(HOUSE_RULINGS)
+    # Each default says truly where it comes from: "the sources' default" only
+    # where the sources give it (the issue: a reason "not found in the
+    # sources" read as "the sources' default").
+    bases = [ruling.basis for ruling in HOUSE_RULINGS.values()]
+    assert page.count("(default)</option>") == len(HOUSE_RULINGS)
+    assert page.count("· The sources&#x27; default.") == bases.count("read")
+    assert page.count("· Default chosen here: not found in the sources.") == (
+        bases.count("none")
+    )
+    assert page.count("· Default read in another edition.") == bases.count(
+        "other_edition"
+    )
+    assert "What does a charger that fails its Courage test do?" in page
     assert "Does a defence test equal to the attack parry it?" in page
     assert "Not found in the sources" in page  # the reason, next to the choice
 
@@ -45,7 +57,8 @@ def test_the_rulings_chosen_are_the_game_s_and_the_others_take_their_default(
     assert game.state["house_rulings"]["parry_tie"] == "not_parried"
     assert game.state["house_rulings"]["placement_order"] == "loser_first"
     page = owner_client.get(f"/games/{game.public_id}/").content.decode()
-    assert "5 house rulings in force" in page
+    assert f"{len(HOUSE_RULINGS)} house rulings in force" in page
+    assert "default chosen here: not found in the sources" in page
     assert "not parried" in page
 
 

@@ -312,7 +312,9 @@ def _rout_a_fighter_of_b(game) -> str:
     """Fixed dice (so the bot's melee goes the same way every run), then a
     fighter of side B with Courage routed: the upkeep opens with its rally
     (IV-D-1). Its id."""
-    seed = "the rally test's dice"
+    # (Re-picked when the demo armies gained their characters: with the first
+    # seed the bot's melee now ends the routed fighter's part before the upkeep.)
+    seed = "the rally test's dice 3"
     Game.objects.filter(pk=game.pk).update(
         dice_seed=seed, dice_seed_hash=hashlib.sha256(seed.encode()).hexdigest()
     )

@@ -22,7 +22,7 @@ def test_add_confirms_next_to_the_button_and_a_second_tap_raises_the_count(
     phone.get_by_role("link", name="Griffons d'Akkylannie (démo)").click()
     # The demo army: every card costs something, estimates say so.
     cards = phone.locator("#army-cards")
-    expect(cards).to_contain_text("341 / 400 points")
+    expect(cards).to_contain_text("346 / 400 points")
     expect(cards).to_contain_text("costs are estimates")
     phone.get_by_role("button", name="Copy into my armies").click()
     expect(phone.locator("h1")).to_have_text("Griffons d'Akkylannie (démo) (copy)")
@@ -32,7 +32,7 @@ def test_add_confirms_next_to_the_button_and_a_second_tap_raises_the_count(
     add_magicien.scroll_into_view_if_needed()
     add_magicien.click()
     note = phone.locator(".library-card", has=add_magicien).locator(".added-note")
-    expect(note).to_have_text(re.compile(r"Added: 1 fighter · 25 pts · army 366 / 400"))
+    expect(note).to_have_text(re.compile(r"Added: 1 fighter · 25 pts · army 371 / 400"))
     expect(note).to_be_in_viewport()
     expect(add_magicien).to_be_in_viewport()
     shot(phone, "12", "army-builder-added")
@@ -43,7 +43,7 @@ def test_add_confirms_next_to_the_button_and_a_second_tap_raises_the_count(
     add_tireur.click()
     note = phone.locator(".library-card", has=add_tireur).locator(".added-note")
     expect(note).to_have_text(
-        re.compile(r"Count raised: 4 fighters · 72 pts · army 384 / 400")
+        re.compile(r"Count raised: 4 fighters · 72 pts · army 389 / 400")
     )
     expect(note).to_be_in_viewport()
     shot(phone, "12", "army-builder-count-raised")

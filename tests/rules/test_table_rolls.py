@@ -273,15 +273,18 @@ def test_IV_D_each_side_ticks_its_own_fighters_items_and_either_the_markers():
 
 def test_IV_D_1_the_rally_is_a_courage_test_rolled_in_the_game():
     """IV-D-1: "les combattants en déroute ont une chance de se reprendre à la
-    fin de chaque tour"."""
-    table = Table()
+    fin de chaque tour"; its difficulty (IX-E, not found) is the house ruling
+    ``rally_difficulty`` agreed at the game's creation, never typed."""
+    game_setup = setup()
+    game_setup["house_rulings"] = {"rally_difficulty": "7"}
+    table = Table(game_setup)
     table.play("a", {"type": "set_routed", "fighter": "a2.1", "routed": True})
     _to_upkeep(table)
     key = table.state["upkeep"]["items"][0]["key"]
-    table.refuses("a", {"type": "tick_upkeep", "key": key}, "difficulty")
-    table.play("a", {"type": "tick_upkeep", "key": key, "difficulty": 7})
+    table.play("a", {"type": "tick_upkeep", "key": key, "difficulty": 2})
     pending = table.state["pending"]
     assert pending["context"]["use"] == "rally"
+    assert pending["difficulty"] == 7  # the ruling's, not the command's 2
     assert pending["section"] == "IV-D-1"
     table.play("a", {"type": "roll"}, faces=[4])  # COU 5 + 4 = 9 >= 7
     assert table.state["fighters"]["a2.1"]["routed"] is False
@@ -421,7 +424,9 @@ def test_legal_actions_lists_a_test_per_own_fighter_none_while_a_roll_waits():
 def test_IV_D_the_upkeep_waits_for_the_side_whose_fighters_item_is_next():
     from rules.game import legal_actions, waiting_for
 
-    table = Table()
+    game_setup = setup()
+    game_setup["house_rulings"] = {"rally_difficulty": "7"}
+    table = Table(game_setup)
     table.play("b", {"type": "set_routed", "fighter": "b1.1", "routed": True})
     _to_upkeep(table)
     assert table.state["upkeep"]["items"][0]["side"] == "b"

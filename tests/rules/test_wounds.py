@@ -167,6 +167,22 @@ def test_II_B_1_stage_3_leaves_no_wound_as_no_wound_and_stops_at_killed():
     assert wounds.change_by_steps("light", -5) == "stunned"
 
 
+def test_II_B_2_a_stunned_result_is_no_wound_so_vulnerable_leaves_it_stunned():
+    """II-B-2: "Il existe également deux résultats du tableau des Blessures qui
+    ne sont pas considérés comme des Blessures : Etat Sonné [...]"; II-B-1
+    note, stage 3: "Effets qui aggravent ou diminuent la blessure d'un cran
+    (exemple : compétences coriace et vulnérable)": they act on a wound, and a
+    Sonné is none."""
+    assert wound_roll([2, 1], 0, 0).outcome == "stunned"
+    vulnerable = WoundEffects(steps=1)
+    assert wound_roll([2, 1], 0, 0, effects=vulnerable).outcome == "stunned"
+    assert wounds.change_by_steps("stunned", 1) == "stunned"
+    assert wounds.change_by_steps("stunned", -1) == "stunned"  # coriace
+    assert Health().apply(wound_roll([2, 1], 0, 0, effects=vulnerable).outcome) == (
+        Health(wound_steps=0, stunned=True)
+    )
+
+
 # --- II-B-6: amplified and attenuated rolls -----------------------------------
 
 

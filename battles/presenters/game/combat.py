@@ -726,20 +726,45 @@ def _contacts_changed(p, who, names):
 
 
 def _courage_certain(p, who, names):
-    """IX: a Courage test the dice cannot miss, recorded without a roll."""
-    return _(
-        "%(fighter)s faces %(feared)s's PEUR %(fear)s with COU %(courage)s: "
-        "the test cannot fail, no roll needed."
-    ) % {
+    """IX: a Courage test the dice cannot miss, recorded without a roll (a
+    fearsome fighter's with its own PEUR; one the living dead call for)."""
+    if p.get("characteristic") == "PEUR":
+        text = _(
+            "%(fighter)s faces %(feared)s's PEUR %(fear)s with its own PEUR "
+            "%(courage)s: the test cannot fail, no roll needed."
+        )
+    else:
+        text = _(
+            "%(fighter)s faces %(feared)s's PEUR %(fear)s with COU %(courage)s: "
+            "the test cannot fail, no roll needed."
+        )
+    text = text % {
         "fighter": p["label"],
         "feared": p["feared_label"],
         "fear": p["fear"],
         "courage": p["courage"],
+    }
+    if p.get("living_dead"):
+        text += " " + _("(The living dead frighten everyone, even the bravest.)")
+    return text, p.get("section", "IX")
+
+
+def _courage_spared(p, who, names):
+    """IX: a Courage test a passed one spares (``fear_immunity``)."""
+    return _(
+        "%(fighter)s faces %(feared)s's PEUR %(fear)s: no test, it already "
+        "passed one against PEUR %(resisted)s."
+    ) % {
+        "fighter": p["label"],
+        "feared": p["feared_label"],
+        "fear": p["fear"],
+        "resisted": p["resisted"],
     }, p.get("section", "IX")
 
 
 EVENTS = {
     "courage_certain": _courage_certain,
+    "courage_spared": _courage_spared,
     "combat_updated": _combat_updated,
     "pending_set": _pending_set,
     "contacts_changed": _contacts_changed,

@@ -25,7 +25,8 @@ from rules.game.upkeep_phase import (
     DURATIONS,
     EFFECT_KINDS,
     item_side,
-    suggested_rally_difficulty,
+    rally_certain,
+    rally_difficulty,
 )
 from rules.several_dice import MAX_DICE
 
@@ -83,6 +84,23 @@ def _convention(pending: Mapping[str, Any], labels=None) -> str:
     if context.get("fear") and context.get("prompted"):
         # A Courage test the game asked for on a charge (IX, melee-sources §3).
         feared = (labels or {}).get(context.get("feared"), context.get("feared", ""))
+        if context.get("dreadful") or context.get("characteristic") != "COU":
+            # Terrifiant: 2d6, the lower kept; a fearsome fighter's own PEUR.
+            dice = (
+                gettext("2d6, the lower die kept (Terrifiant),")
+                if context.get("dreadful")
+                else "1d6"
+            )
+            return gettext(
+                "%(feared)s's PEUR %(fear)s: %(dice)s + %(characteristic)s "
+                "%(value)s must reach it, or the fighter is routed (IX)."
+            ) % {
+                "feared": feared,
+                "fear": pending.get("difficulty", ""),
+                "dice": dice,
+                "characteristic": context.get("characteristic", ""),
+                "value": pending.get("value", ""),
+            }
         return gettext(
             "%(feared)s's PEUR %(fear)s is above this fighter's courage: 1d6 + "
             "COU must reach it, or the fighter is routed (IX)."
@@ -96,7 +114,8 @@ def _convention(pending: Mapping[str, Any], labels=None) -> str:
     if pending.get("section") == "IV-D-1":
         return gettext(
             "IV-D-1: a routed fighter may rally at the end of each turn; the "
-            "difficulty (IX-E is not at hand) is the table's convention."
+            "difficulty (IX-E is not at hand) is the house ruling agreed at the "
+            "game's creation."
         )
     return ""
 
@@ -111,6 +130,7 @@ def pending_panel(state: Mapping[str, Any], pending: Mapping[str, Any]):
         "convention": _convention(pending, labels),
         "six": bool(roll),
         "dice": pending.get("dice", 1),
+        "keep_lowest": bool(pending.get("keep_lowest")),
     }
     if pending["kind"] == "opposed":
         fighters = context["fighters"]
@@ -327,8 +347,11 @@ def upkeep_extras(
         has_courage = st.value_of(state, fighter, "COU") is not None
         extras["rally_test"] = has_courage
         if has_courage:
-            extras["rally_difficulty"] = suggested_rally_difficulty(state, fighter)
+            extras["rally_difficulty"] = rally_difficulty(state, fighter)
             extras["courage"] = st.value_of(state, fighter, "COU")
+            extras["rally_certain"] = extras["rally_difficulty"] is not None and (
+                rally_certain(extras["courage"], extras["rally_difficulty"])
+            )
     if item.get("effect"):
         effect = next(
             (e for e in state.get("effects", []) if e["id"] == item["effect"]), None

@@ -80,6 +80,16 @@ def _upkeep_ticked(p, who, names):
     text = pgettext("upkeep", "Done: %(item)s.") % {"item": label}
     if p.get("rallied") is True:
         text += " " + _("The fighter rallies.")
+    certain = p.get("rally_certain")
+    if certain:
+        text += (
+            " "
+            + _(
+                "(COU %(courage)s against %(difficulty)s: the test cannot fail, no "
+                "roll needed.)"
+            )
+            % certain
+        )
     reserve = p.get("reserve")
     if reserve:
         words = {
@@ -103,7 +113,8 @@ def _fighter_changed(p, who, names):
     changes = p.get("changes", {})
     if "routed" in changes:
         if changes["routed"]:
-            return _("%(fighter)s is routed.") % {"fighter": p["label"]}, "IV-D-1"
+            section = p.get("section", "IV-D-1")  # IX: a failed Courage test
+            return _("%(fighter)s is routed.") % {"fighter": p["label"]}, section
         return _("%(fighter)s rallies.") % {"fighter": p["label"]}, "IV-D-1"
     parts = []
     if "mana" in changes:
