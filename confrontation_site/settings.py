@@ -88,7 +88,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "battles.devices.RememberAccountsMiddleware",
+    "battles.devices.SignedInDevicesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -268,7 +268,7 @@ LOGGING = {
 
 # E-mail (optional, issue #14): when EMAIL_HOST is set, Django's own
 # password-reset views (/accounts/password/reset/) send a link by e-mail.
-# Without it, a club admin issues a one-time password link instead.
+# Without it, a member recovers with her recovery codes (/accounts/recover/).
 EMAIL_HOST = env_str("EMAIL_HOST", "")
 EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")

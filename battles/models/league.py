@@ -5,7 +5,7 @@ here are the rows they are computed from. A result's every change is one
 ``ResultEntry`` (who, when, what, why), appended and never changed; the
 standings count confirmed results only.
 
-Invitations and one-time password-reset links work as share links do
+Invitations work as share links do
 (DESIGN "Join links"): a ``secrets.token_urlsafe(32)`` token of which only
 the SHA-256 is stored, an expiry, and revocation.
 
@@ -129,26 +129,6 @@ class Invitation(models.Model):
     @property
     def usable(self) -> bool:
         return not self.revoked and self.used is None and self.expires > timezone.now()
-
-
-class PasswordResetLink(models.Model):
-    """A one-time link an admin gives a member who lost their password."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
-    )
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    issued_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    token_hash = models.CharField(max_length=64, unique=True)
-    created = models.DateTimeField(auto_now_add=True)
-    expires = models.DateTimeField()
-    used = models.DateTimeField(null=True, blank=True)
-    revoked = models.BooleanField(default=False)
-
-    def __str__(self) -> str:
-        return f"password reset for {self.user_id}"
 
 
 class PointsScale(models.TextChoices):

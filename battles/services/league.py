@@ -45,7 +45,6 @@ from battles.models.league import (
     Invitation,
     LeagueResult,
     Membership,
-    PasswordResetLink,
     ResultEntry,
     ResultStatus,
     Season,
@@ -67,7 +66,6 @@ from rules.league import (
 User = get_user_model()
 
 INVITATION_DAYS = 14
-PASSWORD_RESET_HOURS = 24
 PROVISIONAL_BELOW = PROVISIONAL_GAMES  # rules.league: one number, one place
 
 
@@ -313,123 +311,6 @@ def promote_admin(club: Club, admin, user_id: int) -> Membership:
         member.save(update_fields=["role", "admin_since"])
         _audit(club, admin, user_id, AuditAction.ADMIN_PROMOTED)
     return member
-
-
-def _is_any_admin(user) -> bool:
-    """An admin of any club, or of the site."""
-    return (
-        user.is_staff
-        or user.is_superuser
-        or Membership.objects.filter(user=user, role=ClubRole.ADMIN).exists()
-    )
-
-
-def issue_password_reset(club: Club, admin, user_id: int) -> IssuedToken:
-    """A one-time link with which a member sets a new password (no e-mail).
-
-    It works only on a device where that member has signed in before
-    (``battles.devices``), never for an admin of any club or the site's
-    staff, and never for oneself; every link made or used is in the club's
-    audit, seen by every admin and told to the member.
-    """
-    _require_admin(club, admin)
-    with transaction.atomic():
-        member = _member_of(club, user_id)  # only a member's password can be reset
-        if user_id == admin.pk:
-            raise LeagueError(
-                _("Change your own password from your account page, not with a link.")
-            )
-        if _is_any_admin(member.user):
-            raise LeagueError(
-                _(
-                    "An admin's password cannot be reset with a link: "
-                    "they ask the site's operator."
-                )
-            )
-        PasswordResetLink.objects.filter(
-            user_id=user_id, used__isnull=True, revoked=False
-        ).update(revoked=True)
-        token = secrets.token_urlsafe(32)
-        link = PasswordResetLink.objects.create(
-            user_id=user_id,
-            club=club,
-            issued_by=admin,
-            token_hash=hash_token(token),
-            expires=timezone.now() + timedelta(hours=PASSWORD_RESET_HOURS),
-        )
-        _audit(club, admin, user_id, AuditAction.PASSWORD_LINK_MADE, link=link.pk)
-    return IssuedToken(link, token)
-
-
-def password_reset_for(token: str, *, lock: bool = False) -> PasswordResetLink:
-    """The reset link ``token`` opens, if it can still be used (else LeagueError)."""
-    rows = PasswordResetLink.objects.select_related("user", "club", "issued_by")
-    link = _by_token(rows.select_for_update(of=("self",)) if lock else rows, token)
-    if link is None or link.revoked:
-        raise LeagueError(_("This link does not work. Ask an admin for a new one."))
-    if link.used is not None:
-        raise LeagueError(_("This link has already been used."))
-    if link.expires <= timezone.now():
-        raise LeagueError(_("This link has expired. Ask an admin for a new one."))
-    return link
-
-
-def check_reset_device(link: PasswordResetLink, *, known: list[int], signed_in_id):
-    """Only the member, on a device of theirs, uses their link (else LeagueError).
-
-    ``known``: the accounts signed in on this device before
-    (``battles.devices.known_accounts``); ``signed_in_id``: who is signed in now.
-    """
-    name = link.user.get_username()
-    if _is_any_admin(link.user):  # promoted since the link was made
-        raise LeagueError(
-            _(
-                "An admin's password cannot be reset with a link: "
-                "they ask the site's operator."
-            )
-        )
-    if signed_in_id is not None and signed_in_id != link.user_id:
-        raise LeagueError(
-            _("This link is for %(name)s: sign out first, on their own phone.")
-            % {"name": name}
-        )
-    if link.user_id not in known:
-        raise LeagueError(
-            _(
-                "This link works only on a phone or computer where %(name)s has "
-                "signed in before. Open it there, or ask the site's operator."
-            )
-            % {"name": name}
-        )
-
-
-def use_password_reset(
-    token: str, new_password: str, *, known: list[int], signed_in_id=None
-):
-    """The member sets the new password and uses the link up; nobody is signed
-    in by it (the member then signs in with the new password)."""
-    link = password_reset_for(token)
-    try:
-        check_reset_device(link, known=known, signed_in_id=signed_in_id)
-    except LeagueError:
-        with transaction.atomic():
-            _audit(
-                link.club,
-                None,
-                link.user_id,
-                AuditAction.PASSWORD_LINK_REFUSED,
-                link=link.pk,
-                signed_in=signed_in_id,
-            )
-        raise
-    with transaction.atomic():
-        link = password_reset_for(token, lock=True)
-        link.user.set_password(new_password)
-        link.user.save(update_fields=["password"])
-        link.used = timezone.now()
-        link.save(update_fields=["used"])
-        _audit(link.club, link.user, link.user_id, AuditAction.PASSWORD_LINK_USED)
-    return link.user
 
 
 def club_audit(club: Club, limit: int = 50) -> list[ClubAudit]:
@@ -1537,7 +1418,6 @@ __all__ = [
     "default_outcome",
     "dispute_result",
     "invitation_for",
-    "issue_password_reset",
     "make_invitation",
     "people_statistics",
     "player_page",
@@ -1547,5 +1427,4 @@ __all__ = [
     "report_result",
     "revoke_invitation",
     "season_table",
-    "use_password_reset",
 ]

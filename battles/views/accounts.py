@@ -12,7 +12,7 @@ from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
@@ -23,6 +23,7 @@ from battles import ratelimit
 from battles.forms.accounts import SignInForm, SignUpForm
 from battles.identity import GUEST_SESSION_KEY
 from battles.services.accounts import adopt_guest_data
+from battles.views.account import give_recovery_codes
 from battles.views.csrf import posted_from_no_referrer_pages
 from battles.views.errors import too_many_requests
 
@@ -105,7 +106,12 @@ def signup(request: HttpRequest) -> HttpResponse:
                 _("Welcome, %(name)s: your account is ready.")
                 % {"name": user.get_username()},
             )
-            return redirect(_next_url(request))
+            give_recovery_codes(request, user)
+            codes = resolve_url("recovery_codes")
+            wanted = _safe_next(request)
+            return redirect(
+                f"{codes}?{urlencode({'next': wanted})}" if wanted else codes
+            )
     context = {"form": form, "next": _safe_next(request)}
     return render(request, "accounts/signup.html", context)
 

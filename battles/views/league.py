@@ -8,8 +8,8 @@ Who may see what (checked here, never only in templates):
 - a member of the club: the season's pages (standings, results, players,
   peoples, schedule, exports, printable page), reporting a result, answering
   a result reported against them;
-- an admin of the club: members, invitations, password-reset links,
-  seasons, the public link, confirming / correcting / voiding any result.
+- an admin of the club: members, invitations, seasons, the public link,
+  confirming / correcting / voiding any result.
 
 A signed-out visitor asking for a member's page is sent to sign in; a
 signed-in outsider gets 403.
@@ -41,13 +41,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from battles import devices
 from battles.forms.league import (
     ClubForm,
     CorrectForm,
     DisputeForm,
     GameOutcomeForm,
-    NewPasswordForm,
     ReasonForm,
     ReportForm,
     SeasonForm,
@@ -76,7 +74,6 @@ from battles.views.csrf import no_referrer_page
 
 User = get_user_model()
 INVITE_TOKENS = "club_invitation_tokens"
-RESET_TOKENS = "club_reset_tokens"
 
 
 # --- loading what a view needs, with the right checks --------------------------------
@@ -177,7 +174,7 @@ def club_page(request: HttpRequest, club_id: int) -> HttpResponse:
 @require_GET
 @never_cache
 def club_admin(request: HttpRequest, club_id: int) -> HttpResponse:
-    """Members (remove, promote, password link), invitations, the audit."""
+    """Members (remove, promote), invitations, the audit."""
     club, _member = _club_for_admin(request, club_id)
     tokens = request.session.get(INVITE_TOKENS, {})
     invitations = []
@@ -189,20 +186,10 @@ def club_admin(request: HttpRequest, club_id: int) -> HttpResponse:
             else ""
         )
         invitations.append({"row": invitation, "url": url})
-    reset = request.session.pop(RESET_TOKENS, None)
-    reset_url = None
-    if reset and reset.get("club") == club.pk:
-        reset_url = {
-            "user": reset["user"],
-            "url": request.build_absolute_uri(
-                reverse("password_reset_link", args=[reset["token"]])
-            ),
-        }
     context = {
         "club": club,
         "members": club.members.select_related("user").order_by("user__username"),
         "invitations": invitations,
-        "reset": reset_url,
         "audit": services.club_audit(club),
         "removed": services.removed_members(club),
     }
@@ -253,10 +240,10 @@ def club_invite_revoke(request: HttpRequest, club_id: int, invitation_id: int):
 @login_required
 @require_POST
 def club_member_action(request: HttpRequest, club_id: int, user_id: int, action: str):
-    """Remove (after a confirmation page), restore, promote a member, or make a
-    password link for them."""
+    """Remove (after a confirmation page), restore or promote a member (no
+    admin ever touches a member's password: issue #29)."""
     club, _member = _club_for_admin(request, club_id)
-    if action not in ("remove", "restore", "promote", "reset"):
+    if action not in ("remove", "restore", "promote"):
         raise Http404("No such action.")
     try:
         if action == "remove":
@@ -271,16 +258,9 @@ def club_member_action(request: HttpRequest, club_id: int, user_id: int, action:
         elif action == "restore":
             services.restore_member(club, request.user, user_id)
             messages.success(request, _("Member restored."))
-        elif action == "promote":
+        else:
             services.promote_admin(club, request.user, user_id)
             messages.success(request, _("Member promoted to admin."))
-        else:
-            issued = services.issue_password_reset(club, request.user, user_id)
-            request.session[RESET_TOKENS] = {
-                "club": club.pk,
-                "user": issued.row.user.get_username(),
-                "token": issued.token,
-            }
     except LeagueError as error:
         _refuse(request, error)
     return redirect("club_admin", club_id=club.pk)
@@ -311,48 +291,6 @@ def club_join(request: HttpRequest, token: str) -> HttpResponse:
         return redirect("club", club_id=invitation.club_id)
     context = {"invitation": invitation, "next": request.path}
     return render(request, "battles/league/join.html", context)
-
-
-@no_referrer_page  # the URL holds the token (battles.views.csrf)
-@require_http_methods(["GET", "POST"])
-@never_cache
-def password_reset_link(request: HttpRequest, token: str) -> HttpResponse:
-    """A one-time link from an admin: the member, on a device of theirs, chooses
-    a new password, then signs in with it (the link signs nobody in)."""
-    template = "battles/league/reset.html"
-    try:
-        link = services.password_reset_for(token)
-    except LeagueError as error:
-        return _link_refused(request, template, error)
-    known = devices.known_accounts(request)
-    signed_in_id = request.user.pk if request.user.is_authenticated else None
-    if request.method == "GET":
-        try:
-            services.check_reset_device(link, known=known, signed_in_id=signed_in_id)
-        except LeagueError as error:
-            context = {"refusal": error.message, "wrong_device": True}
-            return render(request, template, context, status=403)
-    form = NewPasswordForm(link.user, request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.use_password_reset(
-                token,
-                form.cleaned_data["new_password1"],
-                known=known,
-                signed_in_id=signed_in_id,
-            )
-        except LeagueError as error:
-            context = {"refusal": error.message, "wrong_device": True}
-            return render(request, template, context, status=403)
-        messages.success(request, _("Your new password is set: sign in with it."))
-        return redirect("login")
-    context = {
-        "form": form,
-        "who": link.user.get_username(),
-        "issued_by": link.issued_by.get_username() if link.issued_by else "",
-        "club": link.club.name,
-    }
-    return render(request, template, context)
 
 
 # --- seasons --------------------------------------------------------------------------
