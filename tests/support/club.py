@@ -41,4 +41,3 @@ def club_in_season(
         ends=today + timedelta(days=ends_in_days),
     )
     return {**users, "club": the_club, "season": the_season}
-
