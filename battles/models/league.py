@@ -342,6 +342,9 @@ class EntryAction(models.TextChoices):
     WITHDRAWN = "withdrawn", _("withdrawn by its reporter")
     PROPOSED = "proposed", _("proposed by an admin who played it")
     REFUSED = "refused", _("admin's proposal refused")
+    OPPONENT_CONFIRMED = "opp_confirmed", _("confirmed by the opponent")
+    AGREED_CORRECTION = "agreed_correct", _("corrected, agreed by the opponent")
+    AGREED_VOID = "agreed_void", _("voided, agreed by the opponent")
 
 
 class ResultEntry(models.Model):
@@ -421,11 +424,22 @@ class AuditAction(models.TextChoices):
     MEMBER_REMOVED = "member_removed", _("removed from the club")
     MEMBER_RESTORED = "member_restored", _("restored to the club")
     ADMIN_PROMOTED = "admin_promoted", _("made an admin")
+    RESULT_CONFIRMED = "result_confirmed", _("confirmed a result")
+    RESULT_CORRECTED = "result_corrected", _("corrected a result")
+    RESULT_VOIDED = "result_voided", _("voided a result")
+    RESULT_PROPOSED = "result_proposed", _("proposed a change to a game they played")
+    RESULT_AGREED = "result_agreed", _("agreed to an admin's change of their game")
+    RESULT_REFUSED = "result_refused", _("refused an admin's change of their game")
+    RESULT_DISPUTED = "result_disputed", _("disputed an admin's change of their game")
+    SEASON_CLOSED = "season_closed", _("closed a season")
+    SEASON_REOPENED = "season_reopened", _("reopened a season")
 
 
 class ClubAudit(models.Model):
-    """What admins did to members' accounts and memberships: seen by every admin
-    of the club, and told to the member (``told`` once they have seen it)."""
+    """What admins did to members, results and seasons (and what players
+    answered to an admin's change): seen by every admin of the club, and told
+    to the member it is about (``told`` once they have seen it). ``actor`` is
+    the account that did it; ``data["account"]`` keeps its login as it was."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit")
     actor = models.ForeignKey(
@@ -435,8 +449,13 @@ class ClubAudit(models.Model):
         blank=True,
         related_name="+",
     )
+    # The member it is about (none for a result or a season: ``data`` says).
     subject = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
     )
     action = models.CharField(max_length=24, choices=AuditAction.choices)
     data = models.JSONField(default=dict)

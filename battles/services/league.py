@@ -30,7 +30,7 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from battles.live.bus import announce_outcome
 from battles.live.league import announce_result
@@ -202,9 +202,35 @@ def _member_of(club: Club, user_id: int) -> Membership:
     return member
 
 
-def _audit(club: Club, actor, subject_id: int, action: str, **data) -> ClubAudit:
+def _audit(club: Club, actor, subject_id, action: str, **data) -> ClubAudit:
+    """One row of the club's audit, naming the account that acted."""
+    if actor is not None:
+        data.setdefault("account", actor.get_username())
     return ClubAudit.objects.create(
         club=club, actor=actor, subject_id=subject_id, action=action, data=data
+    )
+
+
+def audit_season(season: Season, actor, action: str) -> ClubAudit:
+    """A season closed or reopened, in the club's audit."""
+    return _audit(season.club, actor, None, action, season=season.name)
+
+
+def _audit_result(result: LeagueResult, actor, action: str, reason: str = ""):
+    """A result's change, in the club's audit: who, which game, why."""
+    players = User.objects.in_bulk([result.player_a_id, result.player_b_id])
+    return _audit(
+        result.season.club,
+        actor,
+        None,
+        action,
+        result=result.pk,
+        season=result.season.name,
+        game=f"{players[result.player_a_id].get_username()} – "
+        f"{players[result.player_b_id].get_username()}",
+        score=f"{result.score_a}–{result.score_b}",
+        status=result.status,
+        reason=reason,
     )
 
 
@@ -666,22 +692,97 @@ def dispute_result(
         check_score(outcome, score_a or 0, score_b or 0, field="score_a")
         counter = {"outcome": outcome, "score_a": score_a or 0, "score_b": score_b or 0}
     extra = {"counter": counter} if counter else None
-    return _player_answer(result, user, ResultStatus.DISPUTED, reason, extra)
+    with transaction.atomic():
+        locked = _locked_result(result.pk)
+        change = admin_change_to_dispute(locked, user)
+        if change is None:
+            return _player_answer(result, user, ResultStatus.DISPUTED, reason, extra)
+        # An admin changed the game of two others: either player disputes it.
+        if not locked.season.accepts_results:
+            raise LeagueError(_closed_message(locked.season))
+        locked.status = ResultStatus.DISPUTED
+        locked.save(update_fields=["status", "updated"])
+        _entry(
+            locked,
+            user,
+            EntryAction.DISPUTED,
+            reason,
+            {**(extra or {}), "of_admin_change": change.pk},
+        )
+        _audit_result(locked, user, AuditAction.RESULT_DISPUTED, reason)
+        _announce(locked)
+    return locked
+
+
+ADMIN_CHANGES = (
+    EntryAction.ADMIN_CONFIRMED,
+    EntryAction.CORRECTED,
+    EntryAction.VOIDED,
+)
+
+
+def disputed_counter(result: LeagueResult) -> dict | None:
+    """The score as the disputing player saw it (their dispute's counter)."""
+    if result.status != ResultStatus.DISPUTED:
+        return None
+    last = result.entries.filter(action=EntryAction.DISPUTED).order_by("-id").first()
+    return (last.data or {}).get("counter") if last else None
+
+
+def has_say(result: LeagueResult, member) -> bool:
+    """Whether ``member`` may settle ``result`` as an admin: an admin before
+    it was reported (``_require_say``)."""
+    if member is None or not member.is_admin:
+        return False
+    return (member.admin_since or member.joined) <= result.created
+
+
+def admin_change_to_dispute(result: LeagueResult, user) -> ResultEntry | None:
+    """The admin's change a player of ``result`` may dispute: the last entry,
+    when it is another person's confirm, correction or void."""
+    if not user.is_authenticated or not _plays_in(result, user):
+        return None
+    if result.status in (ResultStatus.DISPUTED, ResultStatus.PENDING):
+        return None
+    last = result.entries.order_by("-id").first()
+    if last is None or last.action not in ADMIN_CHANGES or last.actor_id == user.pk:
+        return None
+    return last
+
+
+def admin_changes_for(user, days: int = 30) -> list[ResultEntry]:
+    """What admins did to ``user``'s results lately (their home page tells
+    them at once, with the reason and the way to dispute it)."""
+    if not user.is_authenticated:
+        return []
+    since = timezone.now() - timedelta(days=days)
+    return list(
+        ResultEntry.objects.filter(
+            Q(result__player_a=user) | Q(result__player_b=user),
+            action__in=ADMIN_CHANGES,
+            created__gte=since,
+        )
+        .exclude(actor=user)
+        .select_related(
+            "actor", "result__season", "result__player_a", "result__player_b"
+        )
+        .order_by("-created", "-id")[:10]
+    )
 
 
 def disputes_to_settle(user) -> list[LeagueResult]:
-    """Disputed results, and playing admins' proposals, in the clubs ``user``
-    is an admin of (their home page lists them)."""
+    """Disputed results in the clubs ``user`` is an admin of (their home page
+    lists them). A playing admin's change waits for the opponent alone."""
     if not user.is_authenticated:
         return []
     clubs = Membership.objects.filter(user=user, role=ClubRole.ADMIN).values("club_id")
-    rows = (
-        LeagueResult.objects.filter(season__club_id__in=clubs)
-        .filter(Q(status=ResultStatus.DISPUTED) | Q(proposal__isnull=False))
+    return list(
+        LeagueResult.objects.filter(
+            season__club_id__in=clubs, status=ResultStatus.DISPUTED
+        )
         .select_related("season__club", "player_a", "player_b")
         .order_by("played_on", "id")[:50]
     )
-    return [r for r in rows if not (r.proposal and r.proposal.get("by") == user.pk)]
 
 
 def _admin_reason(reason: str) -> str:
@@ -708,8 +809,19 @@ def _propose(locked: LeagueResult, admin, action: str, reason: str, fields=None)
     }
     locked.save(update_fields=["proposal", "updated"])
     _entry(locked, admin, EntryAction.PROPOSED, reason, {"proposal": locked.proposal})
+    _audit_result(locked, admin, AuditAction.RESULT_PROPOSED, reason)
     _announce(locked)
     return locked
+
+
+AUDITED = {
+    EntryAction.ADMIN_CONFIRMED: AuditAction.RESULT_CONFIRMED,
+    EntryAction.VOIDED: AuditAction.RESULT_VOIDED,
+    EntryAction.CORRECTED: AuditAction.RESULT_CORRECTED,
+    EntryAction.OPPONENT_CONFIRMED: AuditAction.RESULT_AGREED,
+    EntryAction.AGREED_VOID: AuditAction.RESULT_AGREED,
+    EntryAction.AGREED_CORRECTION: AuditAction.RESULT_AGREED,
+}
 
 
 def _apply_settle(locked, actor, reason, status, action, extra=None):
@@ -717,24 +829,22 @@ def _apply_settle(locked, actor, reason, status, action, extra=None):
     locked.proposal = None
     locked.save(update_fields=["status", "proposal", "updated"])
     _entry(locked, actor, action, reason, extra)
+    _audit_result(locked, actor, AUDITED[action], reason)
     _announce(locked)
     return locked
 
 
-def _apply_correct(locked, actor, reason, fields: dict, extra=None):
+def _apply_correct(
+    locked, actor, reason, fields: dict, extra=None, action=EntryAction.CORRECTED
+):
     before = locked.as_data()
     for name, value in fields.items():
         setattr(locked, name, value)
     locked.status = ResultStatus.CONFIRMED
     locked.proposal = None
     locked.save()
-    _entry(
-        locked,
-        actor,
-        EntryAction.CORRECTED,
-        reason,
-        {"before": before, **(extra or {})},
-    )
+    _entry(locked, actor, action, reason, {"before": before, **(extra or {})})
+    _audit_result(locked, actor, AUDITED[action], reason)
     _announce(locked)
     return locked
 
@@ -743,12 +853,12 @@ SETTLE = {
     "confirm": (
         ResultStatus.CONFIRMED,
         EntryAction.ADMIN_CONFIRMED,
-        _lazy("This result is already confirmed."),
+        gettext_lazy("This result is already confirmed."),
     ),
     "void": (
         ResultStatus.VOID,
         EntryAction.VOIDED,
-        _lazy("This result is already void."),
+        gettext_lazy("This result is already void."),
     ),
 }
 
@@ -760,14 +870,29 @@ def _require_not_frozen(season: Season) -> None:
         raise LeagueError(_closed_message(season))
 
 
+def _require_say(locked: LeagueResult, admin) -> Membership:
+    """An admin of the club who was one before the result was reported: an
+    admin promoted afterwards has no say over it (no sock puppet approves)."""
+    member = _require_admin(locked.season.club, admin)
+    since = member.admin_since or member.joined
+    if since > locked.created:
+        raise LeagueError(
+            _(
+                "You became an admin after this result was reported: you have "
+                "no say over it."
+            )
+        )
+    return member
+
+
 def _admin_settle(result: LeagueResult, admin, reason: str, kind: str) -> LeagueResult:
     """An admin confirms or voids ``result``; of a game they played, it waits
-    for another admin or the opponent."""
+    for the opponent's agreement."""
     reason = _admin_reason(reason)
     status, action, already = SETTLE[kind]
     with transaction.atomic():
         locked = _locked_result(result.pk)
-        _require_admin(locked.season.club, admin)
+        _require_say(locked, admin)
         _require_not_frozen(locked.season)
         if locked.status == status:
             raise LeagueError(str(already))
@@ -805,7 +930,7 @@ def admin_correct(
     check_score(outcome, score_a, score_b, field="score_a")
     with transaction.atomic():
         locked = _locked_result(result.pk)
-        _require_admin(locked.season.club, admin)
+        _require_say(locked, admin)
         _require_not_frozen(locked.season)
         if not locked.season.covers(played_on):
             raise LeagueError(_("The date is outside the season."), field="played_on")
@@ -824,13 +949,12 @@ def admin_correct(
         return _apply_correct(locked, admin, reason, fields)
 
 
-def may_answer_proposal(result: LeagueResult, user, member) -> bool:
-    """Another admin of the club, or the opponent of the admin who proposed."""
+def may_answer_proposal(result: LeagueResult, user, member=None) -> bool:
+    """Only the opponent of the admin who proposed: a result belongs to its two
+    players, and no other admin (nor a second account of his) agrees for one."""
     proposal = result.proposal
     if not proposal or user.pk == proposal["by"]:
         return False
-    if member is not None and member.is_admin:
-        return True
     return _plays_in(result, user)
 
 
@@ -841,7 +965,7 @@ def approve_proposal(result: LeagueResult, user) -> LeagueResult:
         member = membership(locked.season.club, user)
         if not may_answer_proposal(locked, user, member):
             raise LeagueError(
-                _("Another admin or the opponent agrees, not the admin who proposed.")
+                _("Only the opponent agrees, not the admin who proposed.")
             )
         _require_not_frozen(locked.season)
         proposal = locked.proposal
@@ -849,8 +973,20 @@ def approve_proposal(result: LeagueResult, user) -> LeagueResult:
         if proposal["action"] == "correct":
             fields = dict(proposal["fields"])
             fields["played_on"] = date.fromisoformat(fields["played_on"])
-            return _apply_correct(locked, user, proposal["reason"], fields, extra)
-        status, action, _already = SETTLE[proposal["action"]]
+            return _apply_correct(
+                locked,
+                user,
+                proposal["reason"],
+                fields,
+                extra,
+                action=EntryAction.AGREED_CORRECTION,
+            )
+        status = SETTLE[proposal["action"]][0]
+        action = (
+            EntryAction.OPPONENT_CONFIRMED
+            if proposal["action"] == "confirm"
+            else EntryAction.AGREED_VOID
+        )
         return _apply_settle(locked, user, proposal["reason"], status, action, extra)
 
 
@@ -862,11 +998,12 @@ def refuse_proposal(result: LeagueResult, user, reason: str) -> LeagueResult:
         member = membership(locked.season.club, user)
         if not may_answer_proposal(locked, user, member):
             raise LeagueError(
-                _("Another admin or the opponent answers, not the admin who proposed.")
+                _("Only the opponent answers, not the admin who proposed.")
             )
         locked.proposal = None
         locked.save(update_fields=["proposal", "updated"])
         _entry(locked, user, EntryAction.REFUSED, reason)
+        _audit_result(locked, user, AuditAction.RESULT_REFUSED, reason)
         _announce(locked)
     return locked
 
@@ -896,6 +1033,7 @@ def waiting_box(user) -> dict:
     return {
         "pending": pending_for(user),
         "disputes": disputes_to_settle(user),
+        "changed": admin_changes_for(user),
         "version": player_version(user.pk),
     }
 

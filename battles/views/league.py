@@ -36,7 +36,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -569,6 +569,15 @@ def result_report(request: HttpRequest, season_id: int) -> HttpResponse:
     return render(request, "battles/league/report.html", context)
 
 
+# The result page holds several forms with a "reason": each its own ids.
+AUTO_IDS = {
+    "settle": "settle_%s",
+    "refuse": "refuse_%s",
+    "correct": "correct_%s",
+    "dispute": "dispute_%s",
+}
+
+
 def _result_context(request, result, member, **extra) -> dict:
     user = request.user
     waiting_for_me = (
@@ -576,16 +585,18 @@ def _result_context(request, result, member, **extra) -> dict:
         and user.pk in (result.player_a_id, result.player_b_id)
         and user.pk != result.reported_by_id
     )
+    initial = {
+        "played_on": result.played_on,
+        "outcome": result.outcome,
+        "score_a": result.score_a,
+        "score_b": result.score_b,
+        "people_a": result.people_a,
+        "people_b": result.people_b,
+    }
+    # A dispute's counter-score is what the admin most likely sets.
+    initial.update(services.disputed_counter(result) or {})
     correct = extra.pop("correct_form", None) or CorrectForm(
-        result=result,
-        initial={
-            "played_on": result.played_on,
-            "outcome": result.outcome,
-            "score_a": result.score_a,
-            "score_b": result.score_b,
-            "people_a": result.people_a,
-            "people_b": result.people_b,
-        },
+        result=result, initial=initial, auto_id=AUTO_IDS["correct"]
     )
     dispute = extra.pop("dispute_form", None) or DisputeForm(
         result=result,
@@ -594,7 +605,9 @@ def _result_context(request, result, member, **extra) -> dict:
             "score_a": result.score_a,
             "score_b": result.score_b,
         },
+        auto_id=AUTO_IDS["dispute"],
     )
+    change_to_dispute = services.admin_change_to_dispute(result, user)
     return {
         "result": result,
         "season": result.season,
@@ -605,8 +618,13 @@ def _result_context(request, result, member, **extra) -> dict:
         and user.pk == result.reported_by_id,
         "may_answer_proposal": services.may_answer_proposal(result, user, member),
         "admin_plays": member.is_admin and result.side_of(user.pk) is not None,
+        "admin_has_say": services.has_say(result, member),
+        "change_to_dispute": change_to_dispute,
         "second_game": services.is_second_game(result),
-        "reason_form": extra.pop("reason_form", None) or ReasonForm(),
+        "reason_form": extra.pop("reason_form", None)
+        or ReasonForm(auto_id=AUTO_IDS["settle"]),
+        "refuse_form": extra.pop("refuse_form", None)
+        or ReasonForm(auto_id=AUTO_IDS["refuse"]),
         "correct_form": correct,
         "dispute_form": dispute,
         **extra,
@@ -631,9 +649,9 @@ def _after_result_action(request, result) -> HttpResponse:
 
 
 ANSWERS = {
-    "confirm": _lazy("Result confirmed: it counts in the standings."),
-    "withdraw": _lazy("Report withdrawn."),
-    "approve": _lazy("Agreed: the admin's change is done."),
+    "confirm": gettext_lazy("Result confirmed: it counts in the standings."),
+    "withdraw": gettext_lazy("Report withdrawn."),
+    "approve": gettext_lazy("Agreed: the admin's change is done."),
 }
 
 
@@ -641,8 +659,8 @@ ANSWERS = {
 @require_POST
 def result_answer(request: HttpRequest, result_id: int, verdict: str) -> HttpResponse:
     """The opponent confirms or disputes a reported result; the reporter
-    withdraws it; another admin or the opponent answers a playing admin's
-    change."""
+    withdraws it; the opponent answers a playing admin's change; either
+    player disputes an admin's change of their game."""
     result, member = _result_for_member(request, result_id)
     if verdict not in ("confirm", "dispute", "withdraw", "approve", "refuse"):
         raise Http404("No such answer.")
@@ -654,14 +672,14 @@ def result_answer(request: HttpRequest, result_id: int, verdict: str) -> HttpRes
         elif verdict == "approve":
             services.approve_proposal(result, request.user)
         elif verdict == "refuse":
-            form = ReasonForm(request.POST)
+            form = ReasonForm(request.POST, auto_id=AUTO_IDS["refuse"])
             if not form.is_valid():
                 raise LeagueError(_("Say why (the reason is kept in the history)."))
             services.refuse_proposal(result, request.user, form.cleaned_data["reason"])
             messages.success(request, _("The admin's change is refused."))
             return _after_result_action(request, result)
         else:
-            form = DisputeForm(request.POST, result=result)
+            form = DisputeForm(request.POST, result=result, auto_id=AUTO_IDS["dispute"])
             if not form.is_valid():
                 context = _result_context(request, result, member, dispute_form=form)
                 return render(request, "battles/league/result.html", context)
@@ -687,16 +705,16 @@ def result_answer(request: HttpRequest, result_id: int, verdict: str) -> HttpRes
 @require_POST
 def result_admin(request: HttpRequest, result_id: int, action: str) -> HttpResponse:
     """An admin confirms, voids or corrects a result, with a reason (of a game
-    they played: it waits for another admin or the opponent)."""
+    they played: it waits for the opponent's agreement)."""
     result, member = _result_for_member(request, result_id)
     if not member.is_admin:
         raise PermissionDenied("Admins only.")
     if action not in ("confirm", "void", "correct"):
         raise Http404("No such action.")
     if action == "correct":
-        form = CorrectForm(request.POST, result=result)
+        form = CorrectForm(request.POST, result=result, auto_id=AUTO_IDS["correct"])
     else:
-        form = ReasonForm(request.POST)
+        form = ReasonForm(request.POST, auto_id=AUTO_IDS["settle"])
     if form.is_valid():
         data = form.cleaned_data
         try:
@@ -723,8 +741,8 @@ def result_admin(request: HttpRequest, result_id: int, action: str) -> HttpRespo
                 messages.info(
                     request,
                     _(
-                        "You played this game: your change waits for another "
-                        "admin or your opponent."
+                        "You played this game: your change waits for your "
+                        "opponent's agreement."
                     ),
                 )
             else:

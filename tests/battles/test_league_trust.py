@@ -140,8 +140,10 @@ def test_an_admin_who_played_cannot_void_or_correct_his_game_alone(cast):
     result.refresh_from_db()
     assert (result.status, result.outcome) == (ResultStatus.CONFIRMED, "a")
     assert result.proposal["action"] == "correct"
-    # Another admin refuses it, with a reason; nothing changed.
-    services.refuse_proposal(result, cast["alice"], "The table photo says otherwise")
+    # No other admin answers it: only the opponent, bob, who refuses it.
+    with pytest.raises(LeagueError, match="Only the opponent"):
+        services.approve_proposal(result, cast["alice"])
+    services.refuse_proposal(result, cast["bob"], "The table photo says otherwise")
     result.refresh_from_db()
     assert (result.status, result.outcome, result.proposal) == (
         ResultStatus.CONFIRMED,
@@ -157,7 +159,7 @@ def test_over_http_an_admins_own_confirm_waits_and_says_so(cast):
     assert "You played this game: what you do here waits" in page
     url = reverse("result_admin", args=[result.pk, "confirm"])
     response = client.post(url, {"reason": "mine"}, follow=True)
-    assert "your change waits for another admin or your opponent" in (
+    assert "your change waits for your opponent&#x27;s agreement" in (
         response.content.decode()
     )
     result.refresh_from_db()

@@ -436,7 +436,7 @@ def test_an_admins_own_confirm_waits_and_the_opponent_agrees(
     signed_in(admin, live_server, league["Alix"])
     signed_in(opponent, live_server, league["Bertrand"])
     admin.goto(f"{live_server.url}/league/results/{result.pk}/")
-    admin.locator("#id_reason").first.fill("J’ai gagné, c’est sûr")
+    admin.locator("#settle_reason").fill("J’ai gagné, c’est sûr")
     admin.get_by_role("button", name="Confirmer").first.click()
     expect(admin.locator(".messages")).to_contain_text("Vous avez joué cette partie")
     expect(admin.locator("#result-status")).to_have_text("En attente de confirmation")
@@ -452,6 +452,15 @@ def test_an_admins_own_confirm_waits_and_the_opponent_agrees(
     shot(opponent, "24", "12-admin-proposal", full_page=True)
     proposal.get_by_role("button", name="D’accord").click()
     expect(opponent.locator("#result-status")).to_have_text("Confirmé")
+    expect(opponent.locator(".messages")).to_contain_text(
+        "D’accord : la modification de l’admin est faite."
+    )
+    expect(opponent.locator(".league-history li").last).to_contain_text(
+        "confirmé par l’adversaire · Bertrand"
+    )
+    assert opponent.locator("[id]").evaluate_all(
+        "els => els.length === new Set(els.map(e => e.id)).size"
+    )
     hang_up([admin, opponent], page_problems)
 
 
