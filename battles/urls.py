@@ -309,3 +309,14 @@ urlpatterns += [
         ),
     ),
 ]
+
+# --- A tournament's T³ file (issue #29) -----------------------------------------
+from battles.views import league_exports  # noqa: E402
+
+urlpatterns += [
+    path(
+        "league/tournaments/<dbid:tournament_id>/t3.csv",
+        league_exports.tournament_t3_csv,
+        name="tournament_t3_csv",
+    ),
+]
