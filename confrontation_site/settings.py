@@ -219,6 +219,9 @@ LIVE_HEARTBEAT_SECONDS = env_int("LIVE_HEARTBEAT_SECONDS", 15)
 LIVE_STREAM_MAX_SECONDS = env_int("LIVE_STREAM_MAX_SECONDS", 300)
 # How long a share link (opponent or spectator) stays valid.
 JOIN_LINK_DAYS = env_int("JOIN_LINK_DAYS", 7)
+# New accounts per client address and hour (successful sign-ups only): a club
+# night behind one venue address needs more than a home (battles.ratelimit).
+SIGN_UP_LIMIT_PER_HOUR = env_int("SIGN_UP_LIMIT_PER_HOUR", 20)
 
 # --- Security -------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
@@ -262,7 +265,10 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # A refusal (403, 404, 429...) is one line, not a traceback.
+    "filters": {"one_line_refusals": {"()": "battles.log_filters.OneLineRefusals"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"filters": ["one_line_refusals"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
 

@@ -94,12 +94,15 @@ def signup(request: HttpRequest) -> HttpResponse:
     """A new account; the phone's guest armies and games move into it."""
     form = SignUpForm()
     if request.method == "POST":
-        decision = ratelimit.hit(ratelimit.SIGN_UP, ratelimit.client_ip(request))
+        # Only accounts made count: a refused form costs the network nothing.
+        address = ratelimit.client_ip(request)
+        decision = ratelimit.peek(ratelimit.sign_up_limit(), address)
         if not decision.allowed:
             return too_many_requests(request, decision)
         form = SignUpForm(request.POST)
         if form.is_valid():
             user = form.save()
+            ratelimit.hit(ratelimit.sign_up_limit(), address)
             _sign_in(request, user)
             messages.success(
                 request,
