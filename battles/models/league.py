@@ -25,6 +25,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from battles.models.games import SIDE_CHOICES, Game
 from rules.league import TIEBREAKERS, Scheme
@@ -238,7 +239,7 @@ class ResultStatus(models.TextChoices):
     PENDING = "pending", _("Waiting for confirmation")
     CONFIRMED = "confirmed", _("Confirmed")
     DISPUTED = "disputed", _("Disputed")
-    VOID = "void", _("Void")
+    VOID = "void", pgettext_lazy("result status", "Void")
     WITHDRAWN = "withdrawn", _("Withdrawn by its reporter")
 
 

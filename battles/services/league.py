@@ -435,13 +435,9 @@ def club_members(season: Season) -> list:
 
 
 def schedule(season: Season) -> list[list[tuple[str, str]]]:
-    """The round-robin rounds between the club's members (circle method)."""
-    names = list(
-        Membership.objects.filter(club_id=season.club_id)
-        .order_by("user__username")
-        .values_list("user__username", flat=True)
-    )
-    return round_robin(names)
+    """The round-robin rounds between the season's players still in the club
+    (circle method): not every member of the club."""
+    return round_robin([user.get_username() for user in club_members(season)])
 
 
 # --- results -------------------------------------------------------------------
@@ -465,6 +461,11 @@ def _announce(result: LeagueResult) -> None:
     users = sorted({result.player_a_id, result.player_b_id, *admins})
     season_id = result.season_id
     transaction.on_commit(lambda: announce_result(season_id, users))
+
+
+def closed_message(season: Season) -> str:
+    """Why a closed season takes no result (for a page to say)."""
+    return _closed_message(season)
 
 
 def _closed_message(season: Season) -> str:

@@ -125,7 +125,8 @@ def _refuse(request, error: LeagueError) -> None:
 @login_required
 @require_http_methods(["GET", "POST"])
 def club_list(request: HttpRequest) -> HttpResponse:
-    """The clubs you belong to, every club's public page, and a new club."""
+    """The clubs you belong to, joining one by its invitation link, and a new
+    club (no list of every club: issue #29)."""
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -139,8 +140,14 @@ def club_list(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Club created: you are its admin."))
             return redirect("club", club_id=club.pk)
+    link = request.GET.get("invitation", "").strip()
+    if link:  # joining by link: the invitation's page, found by its token
+        token = link.rstrip("/").rsplit("/", 1)[-1]
+        if token:
+            return redirect("club_join", token=token)
+    # Only her own clubs: the directory of every club is nobody's business.
     mine = Membership.objects.filter(user=request.user).select_related("club")
-    context = {"form": form, "mine": mine, "clubs": Club.objects.all()[:200]}
+    context = {"form": form, "mine": mine}
     return render(request, "battles/league/clubs.html", context)
 
 
@@ -534,6 +541,9 @@ def season_t3_csv(request: HttpRequest, season_id: int) -> HttpResponse:
 def result_report(request: HttpRequest, season_id: int) -> HttpResponse:
     """Report a game played without the app; the opponent confirms it."""
     season, _member = _season_for_member(request, season_id)
+    if not season.accepts_results:  # a closed season offers no report form
+        messages.error(request, services.closed_message(season))
+        return redirect("season", season_id=season.pk)
     opponents = [u for u in services.club_members(season) if u.pk != request.user.pk]
     form = ReportForm(
         request.POST or None,
