@@ -416,6 +416,7 @@ class GameOutcome(models.Model):
 
 
 class AuditAction(models.TextChoices):
+    # The admin-made password links are gone (issue #29); old rows keep these.
     PASSWORD_LINK_MADE = "password_link_made", _("made a password link for")
     PASSWORD_LINK_USED = "password_link_used", _("set a new password with a link")
     PASSWORD_LINK_REFUSED = (

@@ -10,10 +10,13 @@ Who may do what:
 - any signed-in person: create a club (and become its first admin), join one
   through an invitation;
 - an admin of the club: invite, revoke invitations, remove members, promote
-  admins, issue a one-time password-reset link, create seasons, confirm,
-  correct or void any result (with a reason);
+  admins, create seasons; confirm, correct or void a result with a reason:
+  of a game they played, only with the opponent's agreement; of others'
+  games, at once, told to both players, who may dispute it; never a result
+  reported before they became an admin. Never anyone's password
+  (``battles.services.account_security``);
 - a member: report a result against another member, confirm or dispute a
-  result reported against them.
+  result reported against them, dispute an admin's change of their game.
 """
 
 from __future__ import annotations
