@@ -1,7 +1,7 @@
 """The devices (sessions) an account is signed in on (issue #29).
 
 ``SignedInDevicesMiddleware`` notes the session of any page a signed-in
-account saw (once per session: a flag in the session), so the account page
+account saw (once per session key: a flag in the session), so the account page
 lists every device, the ones signed in before this list existed too, and
 signs the others out. Signing out forgets the device.
 """
@@ -36,7 +36,7 @@ class SignedInDevicesMiddleware:
             and user.is_authenticated
             and session is not None
             and session.session_key
-            and session.get(NOTED) != user.pk
+            and session.get(NOTED) != f"{user.pk}:{session.session_key}"
         ):
             from battles.services.account_security import note_device
 
@@ -45,7 +45,8 @@ class SignedInDevicesMiddleware:
                 session.session_key,
                 request.headers.get("User-Agent", ""),
             )
-            session[NOTED] = user.pk
+            # The key too: a sign-in again or a new password gives a new key.
+            session[NOTED] = f"{user.pk}:{session.session_key}"
         return response
 
 

@@ -233,6 +233,18 @@ def test_devices_are_listed_and_the_others_signed_out(anne):
     assert not SignedInDevice.objects.filter(user=anne).exists()
 
 
+def test_signing_in_again_on_a_device_keeps_it_listed_once(anne):
+    phone, other = Client(), Client()
+    sign_in(phone)
+    sign_in(other)
+    sign_in(phone)  # again, on the same phone: a new session key
+    phone.get("/")
+    assert len(accounts.devices_of(anne)) == 2
+    phone.post(reverse("account"), {"form": "others"})
+    assert phone.get(reverse("account")).status_code == 200
+    assert other.get(reverse("account")).status_code == 302
+
+
 def test_a_session_from_before_the_list_is_listed_once_seen(anne):
     phone = Client()
     phone.force_login(anne)  # no sign-in page seen: noted on its first page
