@@ -8,8 +8,10 @@ class BattlesConfig(AppConfig):
     verbose_name = _("Battles")
 
     def ready(self) -> None:
-        from django.contrib.auth.signals import user_logged_in
+        from django.contrib.auth.signals import user_logged_in, user_logged_out
 
+        from battles.devices import forget_on_sign_out
         from battles.league_notices import tell_on_sign_in
 
         user_logged_in.connect(tell_on_sign_in, dispatch_uid="league_notices")
+        user_logged_out.connect(forget_on_sign_out, dispatch_uid="forget_device")

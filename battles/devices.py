@@ -1,56 +1,23 @@
-"""The accounts that have signed in on this browser: proof of "my own phone".
+"""The devices (sessions) an account is signed in on (issue #29).
 
-A one-time password link an admin makes works only in a browser where its
-member has signed in before (``known_here``): the admin who made it cannot
-use it on his own phone. The browser keeps a signed cookie listing the
-account ids that were signed in on it (``RememberAccountsMiddleware`` adds
-the signed-in account on any page); signing out keeps it, as the phone is
-still the member's. Signed with the site's secret: no page can forge it.
+``SignedInDevicesMiddleware`` notes the session of any page a signed-in
+account saw (once per session key: a flag in the session), so the account page
+lists every device, the ones signed in before this list existed too, and
+signs the others out. Signing out forgets the device.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils.functional import SimpleLazyObject
 
-COOKIE = "known_accounts"
-SALT = "battles.devices.known_accounts"
-MAX_ACCOUNTS = 8
-MAX_AGE = 60 * 60 * 24 * 400  # the longest a browser keeps a cookie
+NOTED = "_device_noted"
 
 
-def known_accounts(request: HttpRequest) -> list[int]:
-    """The account ids signed in on this browser before (newest last)."""
-    value = request.get_signed_cookie(COOKIE, default="", salt=SALT)
-    ids = []
-    for part in value.split(","):
-        if part.isdigit() and len(part) < 19:
-            ids.append(int(part))
-    return ids
-
-
-def known_here(request: HttpRequest, user_id: int) -> bool:
-    return user_id in known_accounts(request)
-
-
-def remember(request: HttpRequest, response: HttpResponse, user_id: int) -> None:
-    ids = [i for i in known_accounts(request) if i != user_id][-(MAX_ACCOUNTS - 1) :]
-    response.set_signed_cookie(
-        COOKIE,
-        ",".join(str(i) for i in [*ids, user_id]),
-        salt=SALT,
-        max_age=MAX_AGE,
-        httponly=True,
-        samesite="Lax",
-        secure=settings.SESSION_COOKIE_SECURE,
-    )
-
-
-class RememberAccountsMiddleware:
-    """After any page a signed-in account saw, this browser knows it.
+class SignedInDevicesMiddleware:
+    """After any page a signed-in account saw, its session is a listed device.
 
     Only when the page itself loaded the account (no query of its own).
     """
@@ -63,10 +30,29 @@ class RememberAccountsMiddleware:
         user = request.__dict__.get("user")
         if isinstance(user, SimpleLazyObject):  # not loaded by login(): cached?
             user = getattr(request, "_cached_user", None)
+        session = getattr(request, "session", None)
         if (
             user is not None
             and user.is_authenticated
-            and not known_here(request, user.pk)
+            and session is not None
+            and session.session_key
+            and session.get(NOTED) != f"{user.pk}:{session.session_key}"
         ):
-            remember(request, response, user.pk)
+            from battles.services.account_security import note_device
+
+            note_device(
+                user,
+                session.session_key,
+                request.headers.get("User-Agent", ""),
+            )
+            # The key too: a sign-in again or a new password gives a new key.
+            session[NOTED] = f"{user.pk}:{session.session_key}"
         return response
+
+
+def forget_on_sign_out(sender, request, user, **kwargs) -> None:
+    from battles.services.account_security import forget_device
+
+    session = getattr(request, "session", None)
+    if session is not None:
+        forget_device(session.session_key)

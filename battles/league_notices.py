@@ -1,5 +1,6 @@
 """On signing in, a member is told what club admins did to their account
-(a password link made or used, a removal, a restoration): the audit's rows
+(a removal, a restoration, a promotion; the password links of before issue
+#29 in old rows): the audit's rows
 about them that they have not been told yet (``services.league.untold_notices``).
 """
 

@@ -1,7 +1,7 @@
 """Django's own password-reset views, on when e-mail is configured (EMAIL_HOST).
 
 ``battles.urls`` adds these only when ``settings.PASSWORD_RESET_BY_EMAIL``;
-without e-mail, a club admin issues a one-time password link instead.
+without e-mail, a member recovers with her recovery codes (``account_security``).
 """
 
 from django.contrib.auth import views as auth_views

@@ -46,8 +46,15 @@ class Limit:
 SIGN_IN = Limit("sign-in", attempts=10, seconds=5 * 60)
 # ...and per client address across usernames (one address trying many names).
 SIGN_IN_ADDRESS = Limit("sign-in-address", attempts=20, seconds=5 * 60)
-# New accounts, per client address.
-SIGN_UP = Limit("sign-up", attempts=5, seconds=60 * 60)
+
+
+def sign_up_limit() -> Limit:
+    """New accounts per client address and hour: successful sign-ups only
+    (``peek`` before, ``hit`` after), as many as ``SIGN_UP_LIMIT_PER_HOUR``
+    (a club night behind one venue address needs more than a home does)."""
+    return Limit("sign-up", settings.SIGN_UP_LIMIT_PER_HOUR, 60 * 60)
+
+
 # Join-link lookups and claims (GET and POST /join/<token>), per client address.
 JOIN = Limit("join", attempts=30, seconds=5 * 60)
 
@@ -121,6 +128,33 @@ def hit(limit: Limit, *parts: str, now: datetime | None = None) -> Decision:
     )
 
 
+def peek(limit: Limit, *parts: str, now: datetime | None = None) -> Decision:
+    """Whether one more would be allowed, counting nothing (for limits that
+    count successes only: ``peek`` first, ``hit`` once it succeeded)."""
+    now = now or clock()
+    start = window_start(limit, now)
+    key = key_for(limit, parts)
+    count = _current(key, start) + 1
+    ends = start + timedelta(seconds=limit.seconds)
+    return Decision(
+        allowed=count <= limit.attempts,
+        count=count,
+        limit=limit,
+        retry_after=max(1, math.ceil((ends - now).total_seconds())),
+    )
+
+
+def _current(key: str, start: datetime) -> int:
+    if settings.REDIS_URL:
+        try:
+            name = f"confrontation:ratelimit:{key}:{int(start.timestamp())}"
+            return int(_redis_client(settings.REDIS_URL).get(name) or 0)
+        except Exception as error:  # redis.RedisError and socket errors alike
+            logger.warning("rate limit: Redis failed (%s); the database counts", error)
+    found = RateLimitHit.objects.filter(key=key, window_start=start).first()
+    return found.count if found else 0
+
+
 def _count(key: str, start: datetime, limit: Limit, now: datetime) -> int:
     if settings.REDIS_URL:
         try:
@@ -179,9 +213,10 @@ __all__ = [
     "JOIN",
     "SIGN_IN",
     "SIGN_IN_ADDRESS",
-    "SIGN_UP",
     "Decision",
     "Limit",
     "client_ip",
     "hit",
+    "peek",
+    "sign_up_limit",
 ]

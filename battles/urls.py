@@ -127,12 +127,20 @@ urlpatterns += [
 ]
 
 # Accounts, optional for a casual game (issue #6).
-from battles.views import accounts  # noqa: E402
+from battles.views import account, accounts  # noqa: E402
 
 urlpatterns += [
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.signin, name="login"),
     path("accounts/logout/", accounts.signout, name="logout"),
+    path("accounts/", account.account_page, name="account"),
+    path("accounts/recover/", account.recover, name="recover"),
+    path("accounts/recovery-codes/", account.recovery_codes, name="recovery_codes"),
+    path(
+        "accounts/recovery-codes.txt",
+        account.recovery_codes_text,
+        name="recovery_codes_text",
+    ),
 ]
 
 # The club league: clubs, seasons, results, standings, ratings (issue #14).
@@ -167,11 +175,6 @@ urlpatterns += [
         ),
     ),
     path("clubs/join/<str:token>", league.club_join, name="club_join"),
-    path(
-        "clubs/password/<str:token>",
-        league.password_reset_link,
-        name="password_reset_link",
-    ),
     path("league/waiting", league.waiting, name="league_waiting"),
     path("league/waiting/stream", league.waiting_stream, name="league_waiting_stream"),
     path(
@@ -304,5 +307,16 @@ urlpatterns += [
                 ),
             ]
         ),
+    ),
+]
+
+# --- A tournament's T³ file (issue #29) -----------------------------------------
+from battles.views import league_exports  # noqa: E402
+
+urlpatterns += [
+    path(
+        "league/tournaments/<dbid:tournament_id>/t3.csv",
+        league_exports.tournament_t3_csv,
+        name="tournament_t3_csv",
     ),
 ]

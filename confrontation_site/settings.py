@@ -88,7 +88,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
-    "battles.devices.RememberAccountsMiddleware",
+    "battles.devices.SignedInDevicesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -219,6 +219,9 @@ LIVE_HEARTBEAT_SECONDS = env_int("LIVE_HEARTBEAT_SECONDS", 15)
 LIVE_STREAM_MAX_SECONDS = env_int("LIVE_STREAM_MAX_SECONDS", 300)
 # How long a share link (opponent or spectator) stays valid.
 JOIN_LINK_DAYS = env_int("JOIN_LINK_DAYS", 7)
+# New accounts per client address and hour (successful sign-ups only): a club
+# night behind one venue address needs more than a home (battles.ratelimit).
+SIGN_UP_LIMIT_PER_HOUR = env_int("SIGN_UP_LIMIT_PER_HOUR", 20)
 
 # --- Security -------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
@@ -262,13 +265,16 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # A refusal (403, 404, 429...) is one line, not a traceback.
+    "filters": {"one_line_refusals": {"()": "battles.log_filters.OneLineRefusals"}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "loggers": {"django.request": {"filters": ["one_line_refusals"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
 
 # E-mail (optional, issue #14): when EMAIL_HOST is set, Django's own
 # password-reset views (/accounts/password/reset/) send a link by e-mail.
-# Without it, a club admin issues a one-time password link instead.
+# Without it, a member recovers with her recovery codes (/accounts/recover/).
 EMAIL_HOST = env_str("EMAIL_HOST", "")
 EMAIL_PORT = env_int("EMAIL_PORT", 587)
 EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")

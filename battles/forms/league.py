@@ -9,12 +9,11 @@ from __future__ import annotations
 import secrets
 
 from django import forms
-from django.contrib.auth.forms import SetPasswordForm
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from battles.models.league import MAX_SCORE, Club, Outcome, Season
-from battles.validation import CheckedFields, CheckedForm, CheckedModelForm
+from battles.validation import CheckedForm, CheckedModelForm
 from rules.league import TIEBREAKERS
 
 TIEBREAKER_LABELS = {
@@ -287,7 +286,3 @@ class GameOutcomeForm(LeagueForm):
         self.fields["season"].choices = [("", _("No, just this game"))] + [
             (season.pk, f"{season.club.name} · {season.name}") for season in seasons
         ]
-
-
-class NewPasswordForm(CheckedFields, SetPasswordForm):
-    """Django's own new-password form (its validators) for a one-time link."""

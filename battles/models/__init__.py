@@ -1,5 +1,10 @@
 """The battles app's models, one module per area; import them from here."""
 
+from battles.models.accounts import (  # noqa: F401
+    AccountProfile,
+    RecoveryCode,
+    SignedInDevice,
+)
 from battles.models.agreement import ResultAgreement, Verdict  # noqa: F401
 from battles.models.armies import (  # noqa: F401
     Army,
@@ -33,7 +38,6 @@ from battles.models.league import (  # noqa: F401, E402
     Invitation,
     LeagueResult,
     Membership,
-    PasswordResetLink,
     ResultEntry,
     ResultStatus,
     Season,

@@ -5,7 +5,7 @@ here are the rows they are computed from. A result's every change is one
 ``ResultEntry`` (who, when, what, why), appended and never changed; the
 standings count confirmed results only.
 
-Invitations and one-time password-reset links work as share links do
+Invitations work as share links do
 (DESIGN "Join links"): a ``secrets.token_urlsafe(32)`` token of which only
 the SHA-256 is stored, an expiry, and revocation.
 
@@ -25,6 +25,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from battles.models.games import SIDE_CHOICES, Game
 from rules.league import TIEBREAKERS, Scheme
@@ -129,26 +130,6 @@ class Invitation(models.Model):
     @property
     def usable(self) -> bool:
         return not self.revoked and self.used is None and self.expires > timezone.now()
-
-
-class PasswordResetLink(models.Model):
-    """A one-time link an admin gives a member who lost their password."""
-
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
-    )
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="+")
-    issued_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    token_hash = models.CharField(max_length=64, unique=True)
-    created = models.DateTimeField(auto_now_add=True)
-    expires = models.DateTimeField()
-    used = models.DateTimeField(null=True, blank=True)
-    revoked = models.BooleanField(default=False)
-
-    def __str__(self) -> str:
-        return f"password reset for {self.user_id}"
 
 
 class PointsScale(models.TextChoices):
@@ -258,7 +239,7 @@ class ResultStatus(models.TextChoices):
     PENDING = "pending", _("Waiting for confirmation")
     CONFIRMED = "confirmed", _("Confirmed")
     DISPUTED = "disputed", _("Disputed")
-    VOID = "void", _("Void")
+    VOID = "void", pgettext_lazy("result status", "Void")
     WITHDRAWN = "withdrawn", _("Withdrawn by its reporter")
 
 
@@ -362,6 +343,9 @@ class EntryAction(models.TextChoices):
     WITHDRAWN = "withdrawn", _("withdrawn by its reporter")
     PROPOSED = "proposed", _("proposed by an admin who played it")
     REFUSED = "refused", _("admin's proposal refused")
+    OPPONENT_CONFIRMED = "opp_confirmed", _("confirmed by the opponent")
+    AGREED_CORRECTION = "agreed_correct", _("corrected, agreed by the opponent")
+    AGREED_VOID = "agreed_void", _("voided, agreed by the opponent")
 
 
 class ResultEntry(models.Model):
@@ -432,6 +416,7 @@ class GameOutcome(models.Model):
 
 
 class AuditAction(models.TextChoices):
+    # The admin-made password links are gone (issue #29); old rows keep these.
     PASSWORD_LINK_MADE = "password_link_made", _("made a password link for")
     PASSWORD_LINK_USED = "password_link_used", _("set a new password with a link")
     PASSWORD_LINK_REFUSED = (
@@ -441,11 +426,22 @@ class AuditAction(models.TextChoices):
     MEMBER_REMOVED = "member_removed", _("removed from the club")
     MEMBER_RESTORED = "member_restored", _("restored to the club")
     ADMIN_PROMOTED = "admin_promoted", _("made an admin")
+    RESULT_CONFIRMED = "result_confirmed", _("confirmed a result")
+    RESULT_CORRECTED = "result_corrected", _("corrected a result")
+    RESULT_VOIDED = "result_voided", _("voided a result")
+    RESULT_PROPOSED = "result_proposed", _("proposed a change to a game they played")
+    RESULT_AGREED = "result_agreed", _("agreed to an admin's change of their game")
+    RESULT_REFUSED = "result_refused", _("refused an admin's change of their game")
+    RESULT_DISPUTED = "result_disputed", _("disputed an admin's change of their game")
+    SEASON_CLOSED = "season_closed", _("closed a season")
+    SEASON_REOPENED = "season_reopened", _("reopened a season")
 
 
 class ClubAudit(models.Model):
-    """What admins did to members' accounts and memberships: seen by every admin
-    of the club, and told to the member (``told`` once they have seen it)."""
+    """What admins did to members, results and seasons (and what players
+    answered to an admin's change): seen by every admin of the club, and told
+    to the member it is about (``told`` once they have seen it). ``actor`` is
+    the account that did it; ``data["account"]`` keeps its login as it was."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="audit")
     actor = models.ForeignKey(
@@ -455,8 +451,13 @@ class ClubAudit(models.Model):
         blank=True,
         related_name="+",
     )
+    # The member it is about (none for a result or a season: ``data`` says).
     subject = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
     )
     action = models.CharField(max_length=24, choices=AuditAction.choices)
     data = models.JSONField(default=dict)

@@ -10,10 +10,13 @@ Who may do what:
 - any signed-in person: create a club (and become its first admin), join one
   through an invitation;
 - an admin of the club: invite, revoke invitations, remove members, promote
-  admins, issue a one-time password-reset link, create seasons, confirm,
-  correct or void any result (with a reason);
+  admins, create seasons; confirm, correct or void a result with a reason:
+  of a game they played, only with the opponent's agreement; of others'
+  games, at once, told to both players, who may dispute it; never a result
+  reported before they became an admin. Never anyone's password
+  (``battles.services.account_security``);
 - a member: report a result against another member, confirm or dispute a
-  result reported against them.
+  result reported against them, dispute an admin's change of their game.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from battles.live.bus import announce_outcome
 from battles.live.league import announce_result
@@ -45,7 +48,6 @@ from battles.models.league import (
     Invitation,
     LeagueResult,
     Membership,
-    PasswordResetLink,
     ResultEntry,
     ResultStatus,
     Season,
@@ -67,7 +69,6 @@ from rules.league import (
 User = get_user_model()
 
 INVITATION_DAYS = 14
-PASSWORD_RESET_HOURS = 24
 PROVISIONAL_BELOW = PROVISIONAL_GAMES  # rules.league: one number, one place
 
 
@@ -204,9 +205,35 @@ def _member_of(club: Club, user_id: int) -> Membership:
     return member
 
 
-def _audit(club: Club, actor, subject_id: int, action: str, **data) -> ClubAudit:
+def _audit(club: Club, actor, subject_id, action: str, **data) -> ClubAudit:
+    """One row of the club's audit, naming the account that acted."""
+    if actor is not None:
+        data.setdefault("account", actor.get_username())
     return ClubAudit.objects.create(
         club=club, actor=actor, subject_id=subject_id, action=action, data=data
+    )
+
+
+def audit_season(season: Season, actor, action: str) -> ClubAudit:
+    """A season closed or reopened, in the club's audit."""
+    return _audit(season.club, actor, None, action, season=season.name)
+
+
+def _audit_result(result: LeagueResult, actor, action: str, reason: str = ""):
+    """A result's change, in the club's audit: who, which game, why."""
+    players = User.objects.in_bulk([result.player_a_id, result.player_b_id])
+    return _audit(
+        result.season.club,
+        actor,
+        None,
+        action,
+        result=result.pk,
+        season=result.season.name,
+        game=f"{players[result.player_a_id].get_username()} – "
+        f"{players[result.player_b_id].get_username()}",
+        score=f"{result.score_a}–{result.score_b}",
+        status=result.status,
+        reason=reason,
     )
 
 
@@ -315,123 +342,6 @@ def promote_admin(club: Club, admin, user_id: int) -> Membership:
     return member
 
 
-def _is_any_admin(user) -> bool:
-    """An admin of any club, or of the site."""
-    return (
-        user.is_staff
-        or user.is_superuser
-        or Membership.objects.filter(user=user, role=ClubRole.ADMIN).exists()
-    )
-
-
-def issue_password_reset(club: Club, admin, user_id: int) -> IssuedToken:
-    """A one-time link with which a member sets a new password (no e-mail).
-
-    It works only on a device where that member has signed in before
-    (``battles.devices``), never for an admin of any club or the site's
-    staff, and never for oneself; every link made or used is in the club's
-    audit, seen by every admin and told to the member.
-    """
-    _require_admin(club, admin)
-    with transaction.atomic():
-        member = _member_of(club, user_id)  # only a member's password can be reset
-        if user_id == admin.pk:
-            raise LeagueError(
-                _("Change your own password from your account page, not with a link.")
-            )
-        if _is_any_admin(member.user):
-            raise LeagueError(
-                _(
-                    "An admin's password cannot be reset with a link: "
-                    "they ask the site's operator."
-                )
-            )
-        PasswordResetLink.objects.filter(
-            user_id=user_id, used__isnull=True, revoked=False
-        ).update(revoked=True)
-        token = secrets.token_urlsafe(32)
-        link = PasswordResetLink.objects.create(
-            user_id=user_id,
-            club=club,
-            issued_by=admin,
-            token_hash=hash_token(token),
-            expires=timezone.now() + timedelta(hours=PASSWORD_RESET_HOURS),
-        )
-        _audit(club, admin, user_id, AuditAction.PASSWORD_LINK_MADE, link=link.pk)
-    return IssuedToken(link, token)
-
-
-def password_reset_for(token: str, *, lock: bool = False) -> PasswordResetLink:
-    """The reset link ``token`` opens, if it can still be used (else LeagueError)."""
-    rows = PasswordResetLink.objects.select_related("user", "club", "issued_by")
-    link = _by_token(rows.select_for_update(of=("self",)) if lock else rows, token)
-    if link is None or link.revoked:
-        raise LeagueError(_("This link does not work. Ask an admin for a new one."))
-    if link.used is not None:
-        raise LeagueError(_("This link has already been used."))
-    if link.expires <= timezone.now():
-        raise LeagueError(_("This link has expired. Ask an admin for a new one."))
-    return link
-
-
-def check_reset_device(link: PasswordResetLink, *, known: list[int], signed_in_id):
-    """Only the member, on a device of theirs, uses their link (else LeagueError).
-
-    ``known``: the accounts signed in on this device before
-    (``battles.devices.known_accounts``); ``signed_in_id``: who is signed in now.
-    """
-    name = link.user.get_username()
-    if _is_any_admin(link.user):  # promoted since the link was made
-        raise LeagueError(
-            _(
-                "An admin's password cannot be reset with a link: "
-                "they ask the site's operator."
-            )
-        )
-    if signed_in_id is not None and signed_in_id != link.user_id:
-        raise LeagueError(
-            _("This link is for %(name)s: sign out first, on their own phone.")
-            % {"name": name}
-        )
-    if link.user_id not in known:
-        raise LeagueError(
-            _(
-                "This link works only on a phone or computer where %(name)s has "
-                "signed in before. Open it there, or ask the site's operator."
-            )
-            % {"name": name}
-        )
-
-
-def use_password_reset(
-    token: str, new_password: str, *, known: list[int], signed_in_id=None
-):
-    """The member sets the new password and uses the link up; nobody is signed
-    in by it (the member then signs in with the new password)."""
-    link = password_reset_for(token)
-    try:
-        check_reset_device(link, known=known, signed_in_id=signed_in_id)
-    except LeagueError:
-        with transaction.atomic():
-            _audit(
-                link.club,
-                None,
-                link.user_id,
-                AuditAction.PASSWORD_LINK_REFUSED,
-                link=link.pk,
-                signed_in=signed_in_id,
-            )
-        raise
-    with transaction.atomic():
-        link = password_reset_for(token, lock=True)
-        link.user.set_password(new_password)
-        link.user.save(update_fields=["password"])
-        link.used = timezone.now()
-        link.save(update_fields=["used"])
-        _audit(link.club, link.user, link.user_id, AuditAction.PASSWORD_LINK_USED)
-    return link.user
-
-
 def club_audit(club: Club, limit: int = 50) -> list[ClubAudit]:
     """What admins did to members (every admin of the club sees it)."""
     return list(
@@ -528,13 +438,9 @@ def club_members(season: Season) -> list:
 
 
 def schedule(season: Season) -> list[list[tuple[str, str]]]:
-    """The round-robin rounds between the club's members (circle method)."""
-    names = list(
-        Membership.objects.filter(club_id=season.club_id)
-        .order_by("user__username")
-        .values_list("user__username", flat=True)
-    )
-    return round_robin(names)
+    """The round-robin rounds between the season's players still in the club
+    (circle method): not every member of the club."""
+    return round_robin([user.get_username() for user in club_members(season)])
 
 
 # --- results -------------------------------------------------------------------
@@ -558,6 +464,11 @@ def _announce(result: LeagueResult) -> None:
     users = sorted({result.player_a_id, result.player_b_id, *admins})
     season_id = result.season_id
     transaction.on_commit(lambda: announce_result(season_id, users))
+
+
+def closed_message(season: Season) -> str:
+    """Why a closed season takes no result (for a page to say)."""
+    return _closed_message(season)
 
 
 def _closed_message(season: Season) -> str:
@@ -785,22 +696,97 @@ def dispute_result(
         check_score(outcome, score_a or 0, score_b or 0, field="score_a")
         counter = {"outcome": outcome, "score_a": score_a or 0, "score_b": score_b or 0}
     extra = {"counter": counter} if counter else None
-    return _player_answer(result, user, ResultStatus.DISPUTED, reason, extra)
+    with transaction.atomic():
+        locked = _locked_result(result.pk)
+        change = admin_change_to_dispute(locked, user)
+        if change is None:
+            return _player_answer(result, user, ResultStatus.DISPUTED, reason, extra)
+        # An admin changed the game of two others: either player disputes it.
+        if not locked.season.accepts_results:
+            raise LeagueError(_closed_message(locked.season))
+        locked.status = ResultStatus.DISPUTED
+        locked.save(update_fields=["status", "updated"])
+        _entry(
+            locked,
+            user,
+            EntryAction.DISPUTED,
+            reason,
+            {**(extra or {}), "of_admin_change": change.pk},
+        )
+        _audit_result(locked, user, AuditAction.RESULT_DISPUTED, reason)
+        _announce(locked)
+    return locked
+
+
+ADMIN_CHANGES = (
+    EntryAction.ADMIN_CONFIRMED,
+    EntryAction.CORRECTED,
+    EntryAction.VOIDED,
+)
+
+
+def disputed_counter(result: LeagueResult) -> dict | None:
+    """The score as the disputing player saw it (their dispute's counter)."""
+    if result.status != ResultStatus.DISPUTED:
+        return None
+    last = result.entries.filter(action=EntryAction.DISPUTED).order_by("-id").first()
+    return (last.data or {}).get("counter") if last else None
+
+
+def has_say(result: LeagueResult, member) -> bool:
+    """Whether ``member`` may settle ``result`` as an admin: an admin before
+    it was reported (``_require_say``)."""
+    if member is None or not member.is_admin:
+        return False
+    return (member.admin_since or member.joined) <= result.created
+
+
+def admin_change_to_dispute(result: LeagueResult, user) -> ResultEntry | None:
+    """The admin's change a player of ``result`` may dispute: the last entry,
+    when it is another person's confirm, correction or void."""
+    if not user.is_authenticated or not _plays_in(result, user):
+        return None
+    if result.status in (ResultStatus.DISPUTED, ResultStatus.PENDING):
+        return None
+    last = result.entries.order_by("-id").first()
+    if last is None or last.action not in ADMIN_CHANGES or last.actor_id == user.pk:
+        return None
+    return last
+
+
+def admin_changes_for(user, days: int = 30) -> list[ResultEntry]:
+    """What admins did to ``user``'s results lately (their home page tells
+    them at once, with the reason and the way to dispute it)."""
+    if not user.is_authenticated:
+        return []
+    since = timezone.now() - timedelta(days=days)
+    return list(
+        ResultEntry.objects.filter(
+            Q(result__player_a=user) | Q(result__player_b=user),
+            action__in=ADMIN_CHANGES,
+            created__gte=since,
+        )
+        .exclude(actor=user)
+        .select_related(
+            "actor", "result__season", "result__player_a", "result__player_b"
+        )
+        .order_by("-created", "-id")[:10]
+    )
 
 
 def disputes_to_settle(user) -> list[LeagueResult]:
-    """Disputed results, and playing admins' proposals, in the clubs ``user``
-    is an admin of (their home page lists them)."""
+    """Disputed results in the clubs ``user`` is an admin of (their home page
+    lists them). A playing admin's change waits for the opponent alone."""
     if not user.is_authenticated:
         return []
     clubs = Membership.objects.filter(user=user, role=ClubRole.ADMIN).values("club_id")
-    rows = (
-        LeagueResult.objects.filter(season__club_id__in=clubs)
-        .filter(Q(status=ResultStatus.DISPUTED) | Q(proposal__isnull=False))
+    return list(
+        LeagueResult.objects.filter(
+            season__club_id__in=clubs, status=ResultStatus.DISPUTED
+        )
         .select_related("season__club", "player_a", "player_b")
         .order_by("played_on", "id")[:50]
     )
-    return [r for r in rows if not (r.proposal and r.proposal.get("by") == user.pk)]
 
 
 def _admin_reason(reason: str) -> str:
@@ -827,8 +813,19 @@ def _propose(locked: LeagueResult, admin, action: str, reason: str, fields=None)
     }
     locked.save(update_fields=["proposal", "updated"])
     _entry(locked, admin, EntryAction.PROPOSED, reason, {"proposal": locked.proposal})
+    _audit_result(locked, admin, AuditAction.RESULT_PROPOSED, reason)
     _announce(locked)
     return locked
+
+
+AUDITED = {
+    EntryAction.ADMIN_CONFIRMED: AuditAction.RESULT_CONFIRMED,
+    EntryAction.VOIDED: AuditAction.RESULT_VOIDED,
+    EntryAction.CORRECTED: AuditAction.RESULT_CORRECTED,
+    EntryAction.OPPONENT_CONFIRMED: AuditAction.RESULT_AGREED,
+    EntryAction.AGREED_VOID: AuditAction.RESULT_AGREED,
+    EntryAction.AGREED_CORRECTION: AuditAction.RESULT_AGREED,
+}
 
 
 def _apply_settle(locked, actor, reason, status, action, extra=None):
@@ -836,24 +833,22 @@ def _apply_settle(locked, actor, reason, status, action, extra=None):
     locked.proposal = None
     locked.save(update_fields=["status", "proposal", "updated"])
     _entry(locked, actor, action, reason, extra)
+    _audit_result(locked, actor, AUDITED[action], reason)
     _announce(locked)
     return locked
 
 
-def _apply_correct(locked, actor, reason, fields: dict, extra=None):
+def _apply_correct(
+    locked, actor, reason, fields: dict, extra=None, action=EntryAction.CORRECTED
+):
     before = locked.as_data()
     for name, value in fields.items():
         setattr(locked, name, value)
     locked.status = ResultStatus.CONFIRMED
     locked.proposal = None
     locked.save()
-    _entry(
-        locked,
-        actor,
-        EntryAction.CORRECTED,
-        reason,
-        {"before": before, **(extra or {})},
-    )
+    _entry(locked, actor, action, reason, {"before": before, **(extra or {})})
+    _audit_result(locked, actor, AUDITED[action], reason)
     _announce(locked)
     return locked
 
@@ -862,12 +857,12 @@ SETTLE = {
     "confirm": (
         ResultStatus.CONFIRMED,
         EntryAction.ADMIN_CONFIRMED,
-        _lazy("This result is already confirmed."),
+        gettext_lazy("This result is already confirmed."),
     ),
     "void": (
         ResultStatus.VOID,
         EntryAction.VOIDED,
-        _lazy("This result is already void."),
+        gettext_lazy("This result is already void."),
     ),
 }
 
@@ -879,14 +874,29 @@ def _require_not_frozen(season: Season) -> None:
         raise LeagueError(_closed_message(season))
 
 
+def _require_say(locked: LeagueResult, admin) -> Membership:
+    """An admin of the club who was one before the result was reported: an
+    admin promoted afterwards has no say over it (no sock puppet approves)."""
+    member = _require_admin(locked.season.club, admin)
+    since = member.admin_since or member.joined
+    if since > locked.created:
+        raise LeagueError(
+            _(
+                "You became an admin after this result was reported: you have "
+                "no say over it."
+            )
+        )
+    return member
+
+
 def _admin_settle(result: LeagueResult, admin, reason: str, kind: str) -> LeagueResult:
     """An admin confirms or voids ``result``; of a game they played, it waits
-    for another admin or the opponent."""
+    for the opponent's agreement."""
     reason = _admin_reason(reason)
     status, action, already = SETTLE[kind]
     with transaction.atomic():
         locked = _locked_result(result.pk)
-        _require_admin(locked.season.club, admin)
+        _require_say(locked, admin)
         _require_not_frozen(locked.season)
         if locked.status == status:
             raise LeagueError(str(already))
@@ -924,7 +934,7 @@ def admin_correct(
     check_score(outcome, score_a, score_b, field="score_a")
     with transaction.atomic():
         locked = _locked_result(result.pk)
-        _require_admin(locked.season.club, admin)
+        _require_say(locked, admin)
         _require_not_frozen(locked.season)
         if not locked.season.covers(played_on):
             raise LeagueError(_("The date is outside the season."), field="played_on")
@@ -943,13 +953,12 @@ def admin_correct(
         return _apply_correct(locked, admin, reason, fields)
 
 
-def may_answer_proposal(result: LeagueResult, user, member) -> bool:
-    """Another admin of the club, or the opponent of the admin who proposed."""
+def may_answer_proposal(result: LeagueResult, user, member=None) -> bool:
+    """Only the opponent of the admin who proposed: a result belongs to its two
+    players, and no other admin (nor a second account of his) agrees for one."""
     proposal = result.proposal
     if not proposal or user.pk == proposal["by"]:
         return False
-    if member is not None and member.is_admin:
-        return True
     return _plays_in(result, user)
 
 
@@ -960,7 +969,7 @@ def approve_proposal(result: LeagueResult, user) -> LeagueResult:
         member = membership(locked.season.club, user)
         if not may_answer_proposal(locked, user, member):
             raise LeagueError(
-                _("Another admin or the opponent agrees, not the admin who proposed.")
+                _("Only the opponent agrees, not the admin who proposed.")
             )
         _require_not_frozen(locked.season)
         proposal = locked.proposal
@@ -968,8 +977,20 @@ def approve_proposal(result: LeagueResult, user) -> LeagueResult:
         if proposal["action"] == "correct":
             fields = dict(proposal["fields"])
             fields["played_on"] = date.fromisoformat(fields["played_on"])
-            return _apply_correct(locked, user, proposal["reason"], fields, extra)
-        status, action, _already = SETTLE[proposal["action"]]
+            return _apply_correct(
+                locked,
+                user,
+                proposal["reason"],
+                fields,
+                extra,
+                action=EntryAction.AGREED_CORRECTION,
+            )
+        status = SETTLE[proposal["action"]][0]
+        action = (
+            EntryAction.OPPONENT_CONFIRMED
+            if proposal["action"] == "confirm"
+            else EntryAction.AGREED_VOID
+        )
         return _apply_settle(locked, user, proposal["reason"], status, action, extra)
 
 
@@ -981,11 +1002,12 @@ def refuse_proposal(result: LeagueResult, user, reason: str) -> LeagueResult:
         member = membership(locked.season.club, user)
         if not may_answer_proposal(locked, user, member):
             raise LeagueError(
-                _("Another admin or the opponent answers, not the admin who proposed.")
+                _("Only the opponent answers, not the admin who proposed.")
             )
         locked.proposal = None
         locked.save(update_fields=["proposal", "updated"])
         _entry(locked, user, EntryAction.REFUSED, reason)
+        _audit_result(locked, user, AuditAction.RESULT_REFUSED, reason)
         _announce(locked)
     return locked
 
@@ -1015,6 +1037,7 @@ def waiting_box(user) -> dict:
     return {
         "pending": pending_for(user),
         "disputes": disputes_to_settle(user),
+        "changed": admin_changes_for(user),
         "version": player_version(user.pk),
     }
 
@@ -1537,7 +1560,6 @@ __all__ = [
     "default_outcome",
     "dispute_result",
     "invitation_for",
-    "issue_password_reset",
     "make_invitation",
     "people_statistics",
     "player_page",
@@ -1547,5 +1569,4 @@ __all__ = [
     "report_result",
     "revoke_invitation",
     "season_table",
-    "use_password_reset",
 ]

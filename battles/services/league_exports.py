@@ -1,15 +1,18 @@
-"""A season's files: standings, results, and the T³ results for the European
-ranking. They open cleanly in a spreadsheet: UTF-8 with a BOM (accents
-right), ``;`` and decimal commas for French (what a French spreadsheet
-reads), numbers written as numbers, words not codes, the season named in
-every row; text that a spreadsheet would run as a formula starts with a '.
+"""A season's files: standings (with the club rating as the pages show it,
+"1764 ± 354"), results, and the T³ results for the European ranking (per
+season, and per tournament with its tournament block). They open cleanly in
+a spreadsheet: UTF-8 with a BOM (accents right), ``;`` and decimal commas
+for French (what a French spreadsheet reads), numbers written as numbers,
+every text quoted (a decimal comma never splits a cell), words not codes,
+the season named in every row; text that a spreadsheet would run as a
+formula starts with a '.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 
 from django.utils.text import slugify
@@ -18,6 +21,8 @@ from django.utils.translation import gettext as _
 
 from battles.models.league import Season
 from battles.services import league as services
+from battles.services.account_security import display_name
+from rules.league import shown_rating
 
 BOM = "\ufeff"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -25,9 +30,14 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 @dataclass(frozen=True)
 class Sheet:
+    """A CSV file: ``preamble`` lines (a block before the table), the header,
+    then ``rows``; ``body`` rows are written as the table too."""
+
     filename: str
     header: list[str]
     rows: list[list]
+    preamble: list[list] = field(default_factory=list)
+    body: list[list] = field(default_factory=list)
 
 
 def french() -> bool:
@@ -39,7 +49,7 @@ def cell(value, *, comma: bool):
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     if isinstance(value, int):
-        return str(value)
+        return value  # written bare; every text (decimals too) is quoted
     if isinstance(value, float | Decimal):
         text = f"{value:.3f}"
         return text.replace(".", ",") if comma else text
@@ -54,9 +64,16 @@ def csv_text(sheet: Sheet) -> str:
     comma = french()
     buffer = io.StringIO()
     buffer.write(BOM)
-    writer = csv.writer(buffer, delimiter=";" if comma else ",", lineterminator="\r\n")
+    writer = csv.writer(
+        buffer,
+        delimiter=";" if comma else ",",
+        lineterminator="\r\n",
+        quoting=csv.QUOTE_NONNUMERIC,  # "1,500": a decimal comma stays one cell
+    )
+    for row in sheet.preamble:
+        writer.writerow([cell(value, comma=comma) for value in row])
     writer.writerow(sheet.header)
-    for row in sheet.rows:
+    for row in [*sheet.rows, *sheet.body]:
         writer.writerow([cell(value, comma=comma) for value in row])
     return buffer.getvalue()
 
@@ -88,9 +105,8 @@ def standings_sheet(season: Season) -> Sheet:
         _("Score against"),
         _("Goal average"),
         _("Strength of schedule"),
-        _("Rating (mu)"),
-        _("Rating (sigma)"),
-        _("Rating (ordinal)"),
+        _("Rating"),
+        _("Rating ±"),
         _("Provisional"),
         _("Peoples"),
     ]
@@ -112,9 +128,8 @@ def standings_sheet(season: Season) -> Sheet:
                 line.score_against,
                 line.goal_average,
                 line.strength_of_schedule,
-                float(rating.mu) if rating else "",
-                float(rating.sigma) if rating else "",
-                float(rating.ordinal) if rating else "",
+                shown_rating(rating).value if rating else "",
+                shown_rating(rating).spread if rating else "",
                 row.provisional,
                 ", ".join(row.peoples),
             ]
@@ -164,21 +179,62 @@ def results_sheet(season: Season) -> Sheet:
     return Sheet(_name(season, "results"), header, rows)
 
 
+GAME_SYSTEM = "Confrontation"
+T3_PLAYER_HEADER = ["Placement", "First name", "Last name", "Nick", "Origin", "Army"]
+
+
+def t3_player(user, placement, origin: str, army: str) -> list:
+    """One T³ player line: the first and last names the member gave on her
+    account page (the login when she gave none), her display name as Nick."""
+    first, last = user.first_name.strip(), user.last_name.strip()
+    if not first and not last:
+        first = user.get_username()
+    return [placement, first, last, display_name(user), origin, army]
+
+
+def tournament_t3_sheet(tournament) -> Sheet:
+    """The T³ file of one tournament (what tabletoptournaments.net asks for
+    its rankings): the tournament block (name, game system, place, date),
+    then each player's placement, first name, last name, nickname (display
+    name), origin (the club) and army (the people they registered)."""
+    from battles.services.tournament import tournament_view
+
+    view = tournament_view(tournament)
+    club = tournament.season.club
+    place = (getattr(tournament, "place", "") or "").strip() or club.name
+    peoples = {entrant.user_id: entrant.people for entrant in view.players}
+    lines = view.rounds[-1].standings if view.rounds else []
+    block = [
+        ["Tournament", tournament.name],
+        ["Game system", GAME_SYSTEM],
+        ["Place", place],
+        ["Date", tournament.played_on.isoformat()],
+        [],
+    ]
+    players = [
+        t3_player(
+            row["user"], row["line"].rank, club.name, peoples.get(row["user"].pk, "")
+        )
+        for row in lines
+        if row["user"] is not None
+    ]
+    filename = f"{slugify(club.name)}-{slugify(tournament.name)}-t3.csv"
+    return Sheet(filename, T3_PLAYER_HEADER, [], preamble=block, body=players)
+
+
 def t3_sheet(season: Season) -> Sheet:
     """What T³ (tabletoptournaments.net) asks per player for the European
     ranking: placement, name, and optionally nickname, origin and army (the
     people played most)."""
     table = services.season_table(season)
-    header = ["Placement", "Name", "Nick", "Origin", "Army"]
     rows = [
-        [
+        t3_player(
+            row.user,
             row.line.rank,
-            row.user.get_full_name() or row.user.get_username(),
-            row.user.get_username(),
             season.club.name,
             row.peoples[0] if row.peoples else "",
-        ]
+        )
         for row in table.rows
         if row.line.played
     ]
-    return Sheet(_name(season, "t3"), header, rows)
+    return Sheet(_name(season, "t3"), T3_PLAYER_HEADER, rows)

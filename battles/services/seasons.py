@@ -19,8 +19,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from battles.models.league import ResultStatus, Season
-from battles.services.league import LeagueError, _require_admin
+from battles.models.league import AuditAction, ResultStatus, Season
+from battles.services.league import LeagueError, _require_admin, audit_season
 
 User = get_user_model()
 
@@ -89,6 +89,7 @@ def close_season(season: Season, admin) -> Season:
             raise LeagueError(_("This season is already closed."))
         locked.closed, locked.reopened = True, False
         locked.save(update_fields=["closed", "reopened"])
+        audit_season(locked, admin, AuditAction.SEASON_CLOSED)
     return locked
 
 
@@ -102,6 +103,7 @@ def reopen_season(season: Season, admin) -> Season:
         locked.closed = locked.archived = False
         locked.reopened = True
         locked.save(update_fields=["closed", "archived", "reopened"])
+        audit_season(locked, admin, AuditAction.SEASON_REOPENED)
     return locked
 
 

@@ -12,7 +12,7 @@ from django.contrib import messages
 from django.contrib.auth import login, logout
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render, resolve_url
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.cache import never_cache
@@ -23,6 +23,7 @@ from battles import ratelimit
 from battles.forms.accounts import SignInForm, SignUpForm
 from battles.identity import GUEST_SESSION_KEY
 from battles.services.accounts import adopt_guest_data
+from battles.views.account import give_recovery_codes
 from battles.views.csrf import posted_from_no_referrer_pages
 from battles.views.errors import too_many_requests
 
@@ -93,19 +94,27 @@ def signup(request: HttpRequest) -> HttpResponse:
     """A new account; the phone's guest armies and games move into it."""
     form = SignUpForm()
     if request.method == "POST":
-        decision = ratelimit.hit(ratelimit.SIGN_UP, ratelimit.client_ip(request))
+        # Only accounts made count: a refused form costs the network nothing.
+        address = ratelimit.client_ip(request)
+        decision = ratelimit.peek(ratelimit.sign_up_limit(), address)
         if not decision.allowed:
             return too_many_requests(request, decision)
         form = SignUpForm(request.POST)
         if form.is_valid():
             user = form.save()
+            ratelimit.hit(ratelimit.sign_up_limit(), address)
             _sign_in(request, user)
             messages.success(
                 request,
                 _("Welcome, %(name)s: your account is ready.")
                 % {"name": user.get_username()},
             )
-            return redirect(_next_url(request))
+            give_recovery_codes(request, user)
+            codes = resolve_url("recovery_codes")
+            wanted = _safe_next(request)
+            return redirect(
+                f"{codes}?{urlencode({'next': wanted})}" if wanted else codes
+            )
     context = {"form": form, "next": _safe_next(request)}
     return render(request, "accounts/signup.html", context)
 

@@ -1,7 +1,7 @@
 """Pages that say ``Referrer-Policy: no-referrer``, and their forms' CSRF.
 
-A page whose URL holds a secret (a game's join link, a club invitation, a
-one-time password link) sends its address nowhere, not even to this site:
+A page whose URL holds a secret (a game's join link, a club invitation)
+sends its address nowhere, not even to this site:
 ``Referrer-Policy: no-referrer``. Under that policy the browser sends
 ``Origin: null`` with the page's form posts (Fetch standard), which plain
 Django refuses with a 403. ``no_referrer_page`` is the one mechanism for

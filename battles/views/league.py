@@ -8,8 +8,8 @@ Who may see what (checked here, never only in templates):
 - a member of the club: the season's pages (standings, results, players,
   peoples, schedule, exports, printable page), reporting a result, answering
   a result reported against them;
-- an admin of the club: members, invitations, password-reset links,
-  seasons, the public link, confirming / correcting / voiding any result.
+- an admin of the club: members, invitations, seasons, the public link,
+  confirming / correcting / voiding any result.
 
 A signed-out visitor asking for a member's page is sent to sign in; a
 signed-in outsider gets 403.
@@ -36,18 +36,16 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from battles import devices
 from battles.forms.league import (
     ClubForm,
     CorrectForm,
     DisputeForm,
     GameOutcomeForm,
-    NewPasswordForm,
     ReasonForm,
     ReportForm,
     SeasonForm,
@@ -76,7 +74,6 @@ from battles.views.csrf import no_referrer_page
 
 User = get_user_model()
 INVITE_TOKENS = "club_invitation_tokens"
-RESET_TOKENS = "club_reset_tokens"
 
 
 # --- loading what a view needs, with the right checks --------------------------------
@@ -128,7 +125,8 @@ def _refuse(request, error: LeagueError) -> None:
 @login_required
 @require_http_methods(["GET", "POST"])
 def club_list(request: HttpRequest) -> HttpResponse:
-    """The clubs you belong to, every club's public page, and a new club."""
+    """The clubs you belong to, joining one by its invitation link, and a new
+    club (no list of every club: issue #29)."""
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -142,8 +140,14 @@ def club_list(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(request, _("Club created: you are its admin."))
             return redirect("club", club_id=club.pk)
+    link = request.GET.get("invitation", "").strip()
+    if link:  # joining by link: the invitation's page, found by its token
+        token = link.rstrip("/").rsplit("/", 1)[-1]
+        if token:
+            return redirect("club_join", token=token)
+    # Only her own clubs: the directory of every club is nobody's business.
     mine = Membership.objects.filter(user=request.user).select_related("club")
-    context = {"form": form, "mine": mine, "clubs": Club.objects.all()[:200]}
+    context = {"form": form, "mine": mine}
     return render(request, "battles/league/clubs.html", context)
 
 
@@ -177,7 +181,7 @@ def club_page(request: HttpRequest, club_id: int) -> HttpResponse:
 @require_GET
 @never_cache
 def club_admin(request: HttpRequest, club_id: int) -> HttpResponse:
-    """Members (remove, promote, password link), invitations, the audit."""
+    """Members (remove, promote), invitations, the audit."""
     club, _member = _club_for_admin(request, club_id)
     tokens = request.session.get(INVITE_TOKENS, {})
     invitations = []
@@ -189,20 +193,10 @@ def club_admin(request: HttpRequest, club_id: int) -> HttpResponse:
             else ""
         )
         invitations.append({"row": invitation, "url": url})
-    reset = request.session.pop(RESET_TOKENS, None)
-    reset_url = None
-    if reset and reset.get("club") == club.pk:
-        reset_url = {
-            "user": reset["user"],
-            "url": request.build_absolute_uri(
-                reverse("password_reset_link", args=[reset["token"]])
-            ),
-        }
     context = {
         "club": club,
         "members": club.members.select_related("user").order_by("user__username"),
         "invitations": invitations,
-        "reset": reset_url,
         "audit": services.club_audit(club),
         "removed": services.removed_members(club),
     }
@@ -253,10 +247,10 @@ def club_invite_revoke(request: HttpRequest, club_id: int, invitation_id: int):
 @login_required
 @require_POST
 def club_member_action(request: HttpRequest, club_id: int, user_id: int, action: str):
-    """Remove (after a confirmation page), restore, promote a member, or make a
-    password link for them."""
+    """Remove (after a confirmation page), restore or promote a member (no
+    admin ever touches a member's password: issue #29)."""
     club, _member = _club_for_admin(request, club_id)
-    if action not in ("remove", "restore", "promote", "reset"):
+    if action not in ("remove", "restore", "promote"):
         raise Http404("No such action.")
     try:
         if action == "remove":
@@ -271,16 +265,9 @@ def club_member_action(request: HttpRequest, club_id: int, user_id: int, action:
         elif action == "restore":
             services.restore_member(club, request.user, user_id)
             messages.success(request, _("Member restored."))
-        elif action == "promote":
+        else:
             services.promote_admin(club, request.user, user_id)
             messages.success(request, _("Member promoted to admin."))
-        else:
-            issued = services.issue_password_reset(club, request.user, user_id)
-            request.session[RESET_TOKENS] = {
-                "club": club.pk,
-                "user": issued.row.user.get_username(),
-                "token": issued.token,
-            }
     except LeagueError as error:
         _refuse(request, error)
     return redirect("club_admin", club_id=club.pk)
@@ -311,48 +298,6 @@ def club_join(request: HttpRequest, token: str) -> HttpResponse:
         return redirect("club", club_id=invitation.club_id)
     context = {"invitation": invitation, "next": request.path}
     return render(request, "battles/league/join.html", context)
-
-
-@no_referrer_page  # the URL holds the token (battles.views.csrf)
-@require_http_methods(["GET", "POST"])
-@never_cache
-def password_reset_link(request: HttpRequest, token: str) -> HttpResponse:
-    """A one-time link from an admin: the member, on a device of theirs, chooses
-    a new password, then signs in with it (the link signs nobody in)."""
-    template = "battles/league/reset.html"
-    try:
-        link = services.password_reset_for(token)
-    except LeagueError as error:
-        return _link_refused(request, template, error)
-    known = devices.known_accounts(request)
-    signed_in_id = request.user.pk if request.user.is_authenticated else None
-    if request.method == "GET":
-        try:
-            services.check_reset_device(link, known=known, signed_in_id=signed_in_id)
-        except LeagueError as error:
-            context = {"refusal": error.message, "wrong_device": True}
-            return render(request, template, context, status=403)
-    form = NewPasswordForm(link.user, request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.use_password_reset(
-                token,
-                form.cleaned_data["new_password1"],
-                known=known,
-                signed_in_id=signed_in_id,
-            )
-        except LeagueError as error:
-            context = {"refusal": error.message, "wrong_device": True}
-            return render(request, template, context, status=403)
-        messages.success(request, _("Your new password is set: sign in with it."))
-        return redirect("login")
-    context = {
-        "form": form,
-        "who": link.user.get_username(),
-        "issued_by": link.issued_by.get_username() if link.issued_by else "",
-        "club": link.club.name,
-    }
-    return render(request, template, context)
 
 
 # --- seasons --------------------------------------------------------------------------
@@ -596,6 +541,9 @@ def season_t3_csv(request: HttpRequest, season_id: int) -> HttpResponse:
 def result_report(request: HttpRequest, season_id: int) -> HttpResponse:
     """Report a game played without the app; the opponent confirms it."""
     season, _member = _season_for_member(request, season_id)
+    if not season.accepts_results:  # a closed season offers no report form
+        messages.error(request, services.closed_message(season))
+        return redirect("season", season_id=season.pk)
     opponents = [u for u in services.club_members(season) if u.pk != request.user.pk]
     form = ReportForm(
         request.POST or None,
@@ -631,6 +579,15 @@ def result_report(request: HttpRequest, season_id: int) -> HttpResponse:
     return render(request, "battles/league/report.html", context)
 
 
+# The result page holds several forms with a "reason": each its own ids.
+AUTO_IDS = {
+    "settle": "settle_%s",
+    "refuse": "refuse_%s",
+    "correct": "correct_%s",
+    "dispute": "dispute_%s",
+}
+
+
 def _result_context(request, result, member, **extra) -> dict:
     user = request.user
     waiting_for_me = (
@@ -638,16 +595,18 @@ def _result_context(request, result, member, **extra) -> dict:
         and user.pk in (result.player_a_id, result.player_b_id)
         and user.pk != result.reported_by_id
     )
+    initial = {
+        "played_on": result.played_on,
+        "outcome": result.outcome,
+        "score_a": result.score_a,
+        "score_b": result.score_b,
+        "people_a": result.people_a,
+        "people_b": result.people_b,
+    }
+    # A dispute's counter-score is what the admin most likely sets.
+    initial.update(services.disputed_counter(result) or {})
     correct = extra.pop("correct_form", None) or CorrectForm(
-        result=result,
-        initial={
-            "played_on": result.played_on,
-            "outcome": result.outcome,
-            "score_a": result.score_a,
-            "score_b": result.score_b,
-            "people_a": result.people_a,
-            "people_b": result.people_b,
-        },
+        result=result, initial=initial, auto_id=AUTO_IDS["correct"]
     )
     dispute = extra.pop("dispute_form", None) or DisputeForm(
         result=result,
@@ -656,7 +615,9 @@ def _result_context(request, result, member, **extra) -> dict:
             "score_a": result.score_a,
             "score_b": result.score_b,
         },
+        auto_id=AUTO_IDS["dispute"],
     )
+    change_to_dispute = services.admin_change_to_dispute(result, user)
     return {
         "result": result,
         "season": result.season,
@@ -667,8 +628,13 @@ def _result_context(request, result, member, **extra) -> dict:
         and user.pk == result.reported_by_id,
         "may_answer_proposal": services.may_answer_proposal(result, user, member),
         "admin_plays": member.is_admin and result.side_of(user.pk) is not None,
+        "admin_has_say": services.has_say(result, member),
+        "change_to_dispute": change_to_dispute,
         "second_game": services.is_second_game(result),
-        "reason_form": extra.pop("reason_form", None) or ReasonForm(),
+        "reason_form": extra.pop("reason_form", None)
+        or ReasonForm(auto_id=AUTO_IDS["settle"]),
+        "refuse_form": extra.pop("refuse_form", None)
+        or ReasonForm(auto_id=AUTO_IDS["refuse"]),
         "correct_form": correct,
         "dispute_form": dispute,
         **extra,
@@ -693,9 +659,9 @@ def _after_result_action(request, result) -> HttpResponse:
 
 
 ANSWERS = {
-    "confirm": _lazy("Result confirmed: it counts in the standings."),
-    "withdraw": _lazy("Report withdrawn."),
-    "approve": _lazy("Agreed: the admin's change is done."),
+    "confirm": gettext_lazy("Result confirmed: it counts in the standings."),
+    "withdraw": gettext_lazy("Report withdrawn."),
+    "approve": gettext_lazy("Agreed: the admin's change is done."),
 }
 
 
@@ -703,8 +669,8 @@ ANSWERS = {
 @require_POST
 def result_answer(request: HttpRequest, result_id: int, verdict: str) -> HttpResponse:
     """The opponent confirms or disputes a reported result; the reporter
-    withdraws it; another admin or the opponent answers a playing admin's
-    change."""
+    withdraws it; the opponent answers a playing admin's change; either
+    player disputes an admin's change of their game."""
     result, member = _result_for_member(request, result_id)
     if verdict not in ("confirm", "dispute", "withdraw", "approve", "refuse"):
         raise Http404("No such answer.")
@@ -716,14 +682,14 @@ def result_answer(request: HttpRequest, result_id: int, verdict: str) -> HttpRes
         elif verdict == "approve":
             services.approve_proposal(result, request.user)
         elif verdict == "refuse":
-            form = ReasonForm(request.POST)
+            form = ReasonForm(request.POST, auto_id=AUTO_IDS["refuse"])
             if not form.is_valid():
                 raise LeagueError(_("Say why (the reason is kept in the history)."))
             services.refuse_proposal(result, request.user, form.cleaned_data["reason"])
             messages.success(request, _("The admin's change is refused."))
             return _after_result_action(request, result)
         else:
-            form = DisputeForm(request.POST, result=result)
+            form = DisputeForm(request.POST, result=result, auto_id=AUTO_IDS["dispute"])
             if not form.is_valid():
                 context = _result_context(request, result, member, dispute_form=form)
                 return render(request, "battles/league/result.html", context)
@@ -749,16 +715,16 @@ def result_answer(request: HttpRequest, result_id: int, verdict: str) -> HttpRes
 @require_POST
 def result_admin(request: HttpRequest, result_id: int, action: str) -> HttpResponse:
     """An admin confirms, voids or corrects a result, with a reason (of a game
-    they played: it waits for another admin or the opponent)."""
+    they played: it waits for the opponent's agreement)."""
     result, member = _result_for_member(request, result_id)
     if not member.is_admin:
         raise PermissionDenied("Admins only.")
     if action not in ("confirm", "void", "correct"):
         raise Http404("No such action.")
     if action == "correct":
-        form = CorrectForm(request.POST, result=result)
+        form = CorrectForm(request.POST, result=result, auto_id=AUTO_IDS["correct"])
     else:
-        form = ReasonForm(request.POST)
+        form = ReasonForm(request.POST, auto_id=AUTO_IDS["settle"])
     if form.is_valid():
         data = form.cleaned_data
         try:
@@ -785,8 +751,8 @@ def result_admin(request: HttpRequest, result_id: int, action: str) -> HttpRespo
                 messages.info(
                     request,
                     _(
-                        "You played this game: your change waits for another "
-                        "admin or your opponent."
+                        "You played this game: your change waits for your "
+                        "opponent's agreement."
                     ),
                 )
             else:

@@ -137,7 +137,10 @@ def pairing_report(
                 pairing, request.user, **form.cleaned_data
             )
         except LeagueError as error:
-            add_field_error(form, error)
+            if pairing.has(request.user.pk):
+                add_field_error(form, error)
+            else:  # not her table: no form of it on the page, so a message
+                messages.error(request, error.message)
         else:
             messages.success(
                 request, _("Result reported: it counts once your opponent confirms it.")

@@ -83,11 +83,12 @@ def test_accounts_live_at_the_settings_names(settings):
 # --- signing up ------------------------------------------------------------------
 
 
-def test_signing_up_makes_the_account_signs_in_and_goes_home():
+def test_signing_up_makes_the_account_signs_in_shows_the_codes_and_goes_home():
     client = phone()
     response = sign_up(client, "anne")
     assert response.status_code == 302
-    assert response["Location"] == "/"
+    assert response["Location"] == reverse("recovery_codes")  # shown once, then home
+    assert client.post(response["Location"])["Location"] == "/"
     user = User.objects.get(username="anne")
     assert user.check_password(PASSWORD)
     assert signed_in_user_id(client) == user.pk

@@ -21,7 +21,7 @@ from battles.services import league as services
 from battles.services import ratings as club_ratings
 from battles.services.games import perform_action
 from battles.services.league import LeagueError
-from tests.support.club import club_in_season, on_their_phone
+from tests.support.club import club_in_season
 from tests.support.live import new_game, seat
 
 pytestmark = [
@@ -294,23 +294,6 @@ def test_only_an_admin_invites_removes_and_promotes(cast):
 def test_the_last_admin_cannot_be_removed(cast):
     with pytest.raises(LeagueError, match="last admin"):
         services.remove_member(cast["club"], cast["alice"], cast["alice"].pk)
-
-
-def test_a_password_reset_link_works_once(cast):
-    issued = services.issue_password_reset(cast["club"], cast["alice"], cast["bob"].pk)
-    client = Client()
-    on_their_phone(client, cast["bob"])
-    url = reverse("password_reset_link", args=[issued.token])
-    assert client.get(url).status_code == 200
-    response = client.post(
-        url,
-        {"new_password1": "brand new words 77", "new_password2": "brand new words 77"},
-    )
-    assert response.status_code == 302
-    cast["bob"].refresh_from_db()
-    assert cast["bob"].check_password("brand new words 77")
-    assert league.PasswordResetLink.objects.get().used is not None
-    assert Client().get(url).status_code == 410
 
 
 # --- the standings page ---------------------------------------------------------

@@ -11,9 +11,12 @@ import io
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from battles.services import league as services
+from battles.services import league_exports as exports
+from battles.services.account_security import display_name, update_names
+from rules.league import shown_rating
 from tests.support.club import club_in_season
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("quick_passwords")]
@@ -68,15 +71,16 @@ def test_the_standings_csv_has_numbers_as_numbers_and_the_season(cast, language)
     assert set(by_player) == {"alice", "bob", "carol"}
     points = header.index("Points")
     assert by_player["carol"][points] == "3"
-    ordinal = [i for i, name in enumerate(header) if "ordinal" in name][0]
-    for line in lines:
-        value = line[ordinal]
-        assert not value.startswith("'")  # no formula guard on numbers
-        number = float(value.replace(",", ".") if language == "fr" else value)
-        assert isinstance(number, float)
-        if language == "fr":
-            assert "," in value and "." not in value
-    assert any(line[ordinal].startswith("-") for line in lines)  # a negative one
+    # The club rating as the pages show it ("Cote" 1764 ± 354), not openskill's mu.
+    rating = header.index("Cote" if language == "fr" else "Rating")
+    spread = rating + 1
+    assert header[spread] == ("Cote ±" if language == "fr" else "Rating ±")
+    table = services.season_table(cast["season"])
+    for row in table.rows:
+        shown = shown_rating(row.rating)
+        line = by_player[row.user.username]
+        assert (line[rating], line[spread]) == (str(shown.value), str(shown.spread))
+    assert not any("mu" in name for name in header)
     peoples = by_player["carol"][-1]
     assert peoples == "Griffons d'Akkylannie"
 
@@ -93,11 +97,74 @@ def test_the_results_csv_says_who_won_in_words_and_guards_formulas(cast):
     assert french[1][5] == "bob a gagné"
 
 
-def test_the_t3_export_lists_placement_player_and_people(cast):
+def test_every_text_is_quoted_so_a_decimal_comma_stays_one_cell():
+    sheet = exports.Sheet("x.csv", ["Name", "Average"], [["bob", 1.5, 3]])
+    with translation.override("fr"):
+        text = exports.csv_text(sheet)
+    assert text.splitlines()[1] == '"bob";"1,500";3'
+    with translation.override("en"):
+        assert exports.csv_text(sheet).splitlines()[1] == '"bob","1.500",3'
+
+
+def test_the_t3_export_lists_placement_names_nickname_and_people(cast):
+    update_names(
+        cast["carol"], display="La Lame", first_name="Carole", last_name="Dupont"
+    )
     rows = download(cast, "season_t3_csv", "en")
-    assert rows[0] == ["Placement", "Name", "Nick", "Origin", "Army"]
-    placements = {line[2]: line for line in rows[1:]}
-    assert (placements["bob"][0], placements["carol"][0]) == ("1", "2")  # head to head
-    assert placements["carol"][3] == "Les Griffons de Lyon"
-    assert placements["carol"][4] == "Griffons d'Akkylannie"
+    assert rows[0] == ["Placement", "First name", "Last name", "Nick", "Origin", "Army"]
+    placements = {line[3]: line for line in rows[1:]}
+    assert set(placements) == {"bob", "La Lame", "alice"}
+    assert (placements["bob"][0], placements["La Lame"][0]) == ("1", "2")
+    assert placements["La Lame"][1:3] == ["Carole", "Dupont"]
+    assert placements["bob"][1:3] == ["bob", ""]  # no names given: the login
+    assert placements["La Lame"][4] == "Les Griffons de Lyon"
+    assert placements["La Lame"][5] == "Griffons d'Akkylannie"
     assert all(line[0].isdigit() for line in rows[1:])
+
+
+def test_a_tournament_has_its_own_t3_file_with_its_tournament_block(cast):
+    from battles.services import tournament as tournaments
+
+    update_names(cast["bob"], display="Le Roc", first_name="Bob", last_name="Martin")
+    day = tournaments.create_tournament(
+        cast["season"],
+        cast["alice"],
+        name="Tournoi d’hiver",
+        played_on=TODAY,
+        players={
+            cast["alice"].pk: "Wolfen d'Yllia",
+            cast["bob"].pk: "Griffons d'Akkylannie",
+        },
+    )
+    first = tournaments.create_round(day, cast["alice"])
+    pairing = first.pairings.get()
+    winner = cast["bob"] if pairing.player_a == cast["bob"] else cast["alice"]
+    loser = cast["alice"] if winner == cast["bob"] else cast["bob"]
+    result = tournaments.report_pairing_result(
+        pairing, winner, result="won", score_for=300, score_against=100
+    )
+    services.confirm_result(result, loser)
+    client = Client()
+    client.force_login(cast["carol"])
+    response = client.get(
+        reverse("tournament_t3_csv", args=[day.pk]), HTTP_ACCEPT_LANGUAGE="fr"
+    )
+    assert response.status_code == 200
+    assert "tournoi-dhiver-t3.csv" in response["Content-Disposition"]
+    raw = response.content.decode("utf-8").removeprefix("\ufeff")
+    rows = list(csv.reader(io.StringIO(raw), delimiter=";"))
+    assert rows[:4] == [
+        ["Tournament", "Tournoi d’hiver"],
+        ["Game system", "Confrontation"],
+        ["Place", "Les Griffons de Lyon"],
+        ["Date", TODAY.isoformat()],
+    ]
+    assert rows[5] == ["Placement", "First name", "Last name", "Nick", "Origin", "Army"]
+    by_nick = {line[3]: line for line in rows[6:]}
+    assert by_nick[display_name(winner)][0] == "1"
+    assert by_nick["Le Roc"][1:3] == ["Bob", "Martin"]
+    assert by_nick["Le Roc"][5] == "Griffons d'Akkylannie"
+    # Outsiders get nothing.
+    outsider = Client()
+    outsider.force_login(cast["olga"])
+    assert outsider.get(reverse("tournament_t3_csv", args=[day.pk])).status_code == 403

@@ -1,5 +1,5 @@
 """No admin above the rules, each hole tried by the one who would gain:
-taking over a member's account with a password link, confirming or voiding
+taking over a member's account (no admin sets a password), confirming or voiding
 one's own game alone, removing the founder; and results that make sense."""
 
 from __future__ import annotations
@@ -9,21 +9,19 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
 from battles.models.league import (
-    AuditAction,
-    ClubAudit,
     Invitation,
     LeagueResult,
     Membership,
-    PasswordResetLink,
     ResultStatus,
 )
 from battles.services import league as services
+from battles.services.account_security import new_recovery_codes
 from battles.services.league import LeagueError
-from tests.support.club import club_in_season, on_their_phone
+from tests.support.club import club_in_season
 
 pytestmark = [
     pytest.mark.django_db,
@@ -63,98 +61,45 @@ def report(cast, reporter="bob", opponent="carol", **extra) -> LeagueResult:
     return services.report_result(cast["season"], cast[reporter], **values)
 
 
-# --- password links: no takeover -------------------------------------------------
+# --- no admin sets anyone's password (issue #29) -----------------------------------
 
 
-def test_an_admin_cannot_use_his_own_password_link_to_take_over_a_member(cast):
-    issued = services.issue_password_reset(
-        cast["club"], cast["mallory"], cast["bob"].pk
+def test_no_admin_power_over_a_password_is_left(cast):
+    """The password links are gone: no service, no URL, no button."""
+    assert not hasattr(services, "issue_password_reset")
+    assert not hasattr(services, "use_password_reset")
+    with pytest.raises(NoReverseMatch):
+        reverse("password_reset_link", args=["x" * 43])
+    assert (
+        signed_in(cast["mallory"]).get("/clubs/password/" + "x" * 43).status_code == 404
     )
-    url = reverse("password_reset_link", args=[issued.token])
-    # Mallory opens it signed in as himself: refused, says whose link it is.
-    mallory = signed_in(cast["mallory"])
-    page = mallory.get(url)
-    assert page.status_code == 403
-    assert "This link is for bob" in page.content.decode()
-    assert mallory.post(url, NEW).status_code == 403
-    # ... and signed out, in a private window: refused (not bob's device).
-    private = Client()
-    assert private.get(url).status_code == 403
-    assert private.post(url, NEW).status_code == 403
+    client = signed_in(cast["mallory"])
+    page = client.get(reverse("club_admin", args=[cast["club"].pk])).content.decode()
+    assert "Password link" not in page and "/reset" not in page
+    url = reverse("club_member_action", args=[cast["club"].pk, cast["bob"].pk, "reset"])
+    assert client.post(url).status_code == 404
     cast["bob"].refresh_from_db()
     assert cast["bob"].check_password(OLD)
-    assert PasswordResetLink.objects.get().used is None
-    # Every try is in the audit, and bob is told.
-    actions = list(
-        ClubAudit.objects.filter(subject=cast["bob"]).values_list("action", flat=True)
-    )
-    assert AuditAction.PASSWORD_LINK_MADE in actions
-    assert AuditAction.PASSWORD_LINK_REFUSED in actions
 
 
-def test_the_member_sets_his_password_on_his_own_phone_and_is_not_signed_in(cast):
-    issued = services.issue_password_reset(cast["club"], cast["alice"], cast["bob"].pk)
-    url = reverse("password_reset_link", args=[issued.token])
+def test_the_borrowed_phone_gives_an_admin_no_way_into_a_member_s_account(cast):
+    """Bob signed in once on mallory's phone, then signed out: that phone has
+    nothing left to open bob's account with, and bob's recovery codes are
+    his alone."""
     phone = Client()
-    on_their_phone(phone, cast["bob"])
-    page = phone.get(url)
-    assert page.status_code == 200
-    assert "alice, admin of Les Griffons de Lyon, made this link" in (
-        page.content.decode()
+    phone.post(reverse("login"), {"username": "bob", "password": OLD})
+    phone.post(reverse("logout"))
+    # Mallory, on that phone, tries the account page and a recovery: refused.
+    assert phone.get(reverse("account")).status_code == 302
+    phone.force_login(cast["mallory"])
+    codes = new_recovery_codes(cast["mallory"])  # his own codes do not open bob's
+    answer = phone.post(
+        reverse("recover"),
+        {"username": "bob", "code": codes[0], **NEW},
     )
-    answer = phone.post(url, NEW)
-    assert answer.status_code == 302 and answer.url == reverse("login")
-    assert "_auth_user_id" not in phone.session  # the link signs nobody in
+    assert "do not match an unused code" in answer.content.decode()
     cast["bob"].refresh_from_db()
-    assert cast["bob"].check_password(NEW["new_password1"])
-    assert phone.get(url).status_code == 410  # once
-    # Bob is told on signing in, once.
-    response = phone.post(
-        reverse("login"),
-        {"username": "bob", "password": NEW["new_password1"]},
-        follow=True,
-    )
-    body = response.content.decode()
-    assert "alice, admin of Les Griffons de Lyon, made a password link" in body
-    again = Client()
-    again.post(reverse("login"), {"username": "bob", "password": NEW["new_password1"]})
-    assert (
-        not ClubAudit.objects.filter(subject=cast["bob"], told=False)
-        .exclude(actor=cast["bob"])
-        .exists()
-    )
-
-
-def test_no_password_link_for_an_admin_of_any_club_or_for_oneself(cast):
-    other = services.create_club(cast["olga"], "Second club")
-    Membership.objects.create(club=cast["club"], user=cast["olga"])
-    assert other.founder == cast["olga"]
-    with pytest.raises(LeagueError, match="your own password"):
-        services.issue_password_reset(cast["club"], cast["mallory"], cast["mallory"].pk)
-    for target in ("olga", "alice"):  # an admin elsewhere, an admin here
-        with pytest.raises(LeagueError, match="admin's password cannot be reset"):
-            services.issue_password_reset(
-                cast["club"], cast["mallory"], cast[target].pk
-            )
-    cast["bob"].is_staff = True
-    cast["bob"].save()
-    with pytest.raises(LeagueError):
-        services.issue_password_reset(cast["club"], cast["mallory"], cast["bob"].pk)
-    assert not PasswordResetLink.objects.exists()
-
-
-def test_every_admin_sees_the_links_made_in_the_audit(cast):
-    services.issue_password_reset(cast["club"], cast["mallory"], cast["bob"].pk)
-    body = signed_in(cast["alice"]).get(reverse("club_admin", args=[cast["club"].pk]))
-    text = body.content.decode()
-    assert "What admins did" in text
-    assert "made a password link for" in text and "mallory" in text
-
-
-def test_an_outside_admin_cannot_make_a_link_for_another_clubs_member(cast):
-    other = services.create_club(cast["olga"], "Second club")
-    with pytest.raises(LeagueError, match="not a member"):
-        services.issue_password_reset(other, cast["olga"], cast["bob"].pk)
+    assert cast["bob"].check_password(OLD)
 
 
 # --- no admin confirms, corrects or voids his own game alone -------------------------
@@ -195,8 +140,10 @@ def test_an_admin_who_played_cannot_void_or_correct_his_game_alone(cast):
     result.refresh_from_db()
     assert (result.status, result.outcome) == (ResultStatus.CONFIRMED, "a")
     assert result.proposal["action"] == "correct"
-    # Another admin refuses it, with a reason; nothing changed.
-    services.refuse_proposal(result, cast["alice"], "The table photo says otherwise")
+    # No other admin answers it: only the opponent, bob, who refuses it.
+    with pytest.raises(LeagueError, match="Only the opponent"):
+        services.approve_proposal(result, cast["alice"])
+    services.refuse_proposal(result, cast["bob"], "The table photo says otherwise")
     result.refresh_from_db()
     assert (result.status, result.outcome, result.proposal) == (
         ResultStatus.CONFIRMED,
@@ -212,7 +159,7 @@ def test_over_http_an_admins_own_confirm_waits_and_says_so(cast):
     assert "You played this game: what you do here waits" in page
     url = reverse("result_admin", args=[result.pk, "confirm"])
     response = client.post(url, {"reason": "mine"}, follow=True)
-    assert "your change waits for another admin or your opponent" in (
+    assert "your change waits for your opponent&#x27;s agreement" in (
         response.content.decode()
     )
     result.refresh_from_db()
@@ -515,20 +462,6 @@ def test_seniority_counts_from_becoming_an_admin_not_from_joining(cast):
     with pytest.raises(LeagueError, match="older admin"):
         services.remove_member(cast["club"], cast["carol"], cast["olga"].pk)
     services.remove_member(cast["club"], cast["olga"], cast["carol"].pk)
-
-
-def test_a_link_made_before_its_member_became_an_admin_no_longer_works(cast):
-    issued = services.issue_password_reset(
-        cast["club"], cast["mallory"], cast["bob"].pk
-    )
-    services.promote_admin(cast["club"], cast["alice"], cast["bob"].pk)
-    phone = Client()
-    on_their_phone(phone, cast["bob"])
-    url = reverse("password_reset_link", args=[issued.token])
-    assert phone.get(url).status_code == 403
-    assert phone.post(url, NEW).status_code == 403
-    cast["bob"].refresh_from_db()
-    assert cast["bob"].check_password(OLD)
 
 
 def test_the_home_page_opens_the_waiting_stream_for_club_members_only(cast):

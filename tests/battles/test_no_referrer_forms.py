@@ -18,7 +18,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from battles.services import league as services
 from battles.services import sharing
 from battles.views.csrf import NO_REFERRER_VIEWS
-from tests.support.club import club_in_season, on_their_phone
+from tests.support.club import club_in_season
 from tests.support.live import new_game
 
 pytestmark = [
@@ -82,24 +82,10 @@ def club_join(world) -> tuple[str, Client]:
     return reverse("club_join", args=[issued.token]), client
 
 
-def password_link(world) -> tuple[str, Client]:
-    issued = services.issue_password_reset(
-        world["club"], world["alice"], world["bob"].pk
-    )
-    client = Client(enforce_csrf_checks=True)
-    on_their_phone(client, world["bob"])
-    return reverse("password_reset_link", args=[issued.token]), client
-
-
-FILL = {
-    "player_name": "Bruno",
-    "new_password1": "brand new words 77",
-    "new_password2": "brand new words 77",
-}
+FILL = {"player_name": "Bruno"}
 PAGES = {
     "battles.views.sharing.join": game_join,
     "battles.views.league.club_join": club_join,
-    "battles.views.league.password_reset_link": password_link,
 }
 
 

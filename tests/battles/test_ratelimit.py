@@ -3,6 +3,7 @@ sign-up and join links; a refused request is a 429 that changes nothing."""
 
 from __future__ import annotations
 
+import logging
 import threading
 import uuid
 from datetime import UTC, datetime, timedelta
@@ -17,6 +18,7 @@ from django.urls import reverse
 from battles import ratelimit
 from battles.models import GameSeat, RateLimitHit
 from battles.services import sharing
+from battles.services.league import create_club
 from tests.support.cast import PASSWORD
 from tests.support.live import new_game
 from tests.support.servers import reachable
@@ -125,17 +127,56 @@ def test_one_address_trying_many_usernames_is_refused_after_twenty(anne, clock):
 # --- sign-up ----------------------------------------------------------------------
 
 
-def test_the_sixth_sign_up_in_an_hour_is_refused_and_creates_nothing(clock):
+def test_the_sixth_sign_up_in_an_hour_is_refused_and_creates_nothing(clock, settings):
+    settings.SIGN_UP_LIMIT_PER_HOUR = 5
     for number in range(5):
         assert sign_up(Client(), f"player{number}").status_code == 302
     client = Client()
     response = sign_up(client, "player5")
     assert response.status_code == 429
     assert "Try again in 60 minutes." in response.content.decode()
+    assert "This network has tried that too often" in response.content.decode()
     assert User.objects.count() == 5
     assert not signed_in(client)
     clock.advance(hours=1)
     assert sign_up(Client(), "player5").status_code == 302
+
+
+def test_refused_sign_up_forms_do_not_count_only_accounts_made_do(clock, settings):
+    settings.SIGN_UP_LIMIT_PER_HOUR = 2
+    for _ in range(10):  # passwords that differ: nothing made, nothing counted
+        response = Client().post(
+            reverse("signup"),
+            {"username": "half", "password1": PASSWORD, "password2": "other one 9"},
+        )
+        assert response.status_code == 200
+    assert sign_up(Client(), "first").status_code == 302
+    assert sign_up(Client(), "second").status_code == 302
+    assert sign_up(Client(), "third").status_code == 429
+
+
+def test_a_club_server_sets_its_own_sign_up_limit(clock, settings):
+    settings.SIGN_UP_LIMIT_PER_HOUR = 30  # half a club behind one venue address
+    for number in range(30):
+        assert sign_up(Client(), f"member{number}").status_code == 302
+    assert sign_up(Client(), "member30").status_code == 429
+
+
+def test_a_refusal_is_one_log_line_not_a_traceback(caplog, clock, settings):
+    settings.SIGN_UP_LIMIT_PER_HOUR = 0
+    with caplog.at_level("WARNING", logger="django.request"):
+        sign_up(Client(), "late")
+        founder = get_user_model().objects.create_user("founder")
+        club = create_club(founder, "Les Griffons")
+        outsider = Client()
+        outsider.force_login(get_user_model().objects.create_user("outsider"))
+        assert outsider.get(reverse("club_admin", args=[club.pk])).status_code == 403
+    records = [r for r in caplog.records if r.name == "django.request"]
+    assert {r.status_code for r in records} == {403, 429}
+    for record in records:
+        handler_text = logging.Formatter().format(record)
+        assert "Traceback" not in handler_text
+        assert len(handler_text.splitlines()) == 1
 
 
 # --- join links ---------------------------------------------------------------------

@@ -41,16 +41,3 @@ def club_in_season(
         ends=today + timedelta(days=ends_in_days),
     )
     return {**users, "club": the_club, "season": the_season}
-
-
-def on_their_phone(client, user) -> None:
-    """``client`` is a browser where ``user`` signed in before
-    (``battles.devices``): the signed cookie a sign-in leaves."""
-    from django.core import signing
-
-    from battles import devices
-
-    value = signing.get_cookie_signer(salt=devices.COOKIE + devices.SALT).sign(
-        str(user.pk)
-    )
-    client.cookies[devices.COOKIE] = value
