@@ -160,9 +160,15 @@ def create_round(tournament: Tournament, admin) -> TournamentRound:
 
 
 def _locked_pairing(pairing_id: int, user) -> TournamentPairing:
+    # Lock the table's row alone first, then read it with its joins: on
+    # PostgreSQL a ``FOR UPDATE OF`` with joins re-reads only the locked row
+    # once the lock is granted, so a second report sent at the same moment
+    # saw the table still without the result the first one had just recorded.
+    list(TournamentPairing.objects.select_for_update().filter(pk=pairing_id).values("pk"))
     pairing = (
-        TournamentPairing.objects.select_for_update(of=("self",))
-        .select_related("round__tournament__season__club", "result")
+        TournamentPairing.objects.select_related(
+            "round__tournament__season__club", "result"
+        )
         .filter(pk=pairing_id)
         .first()
     )
