@@ -35,6 +35,7 @@ from battles.models.armies import (
     parse_abilities,
     parse_ability,
 )
+from battles.services.once import once
 
 __all__ = [
     "PROFILE_FIELDS",
@@ -157,6 +158,7 @@ def _free_name(owner: Owner, wanted: str) -> str:
 
 # --- Armies ------------------------------------------------------------------
 @transaction.atomic
+@once("army", error=ArmyError, fetch=lambda pk: Army.objects.get(pk=pk))
 def create_army(
     owner: Owner, *, name: str, people: People, points_limit: int = 400
 ) -> Army:
@@ -369,6 +371,7 @@ def _check_abilities(abilities: list[tuple[str, str]]) -> None:
 
 
 @transaction.atomic
+@once("custom card", error=ArmyError, fetch=lambda pk: ReferenceCard.objects.get(pk=pk))
 def create_custom_card(
     owner: Owner, *, abilities: str | list[str] = "", **profile: Any
 ) -> ReferenceCard:

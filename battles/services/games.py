@@ -33,6 +33,7 @@ from battles.models.games import (
     SeatRole,
 )
 from battles.services.fighter_rows import add_rows_to_summary, sync_rows
+from battles.services.once import once
 from battles.validation import FieldError, check_faces
 from rules.dice import DERIVATION, ScriptedDice, SeededDice, roll_seed
 from rules.errors import IllegalAction
@@ -137,6 +138,7 @@ def _armies_with_cards(ids: Iterable[int]) -> dict[int, Army]:
     return {army.pk: army for army in armies}
 
 
+@once("game", error=GameError, fetch=lambda pk: Game.objects.get(pk=pk))
 def create_game(
     *,
     owner: Owner,

@@ -52,6 +52,7 @@ from battles.models.league import (
     new_public_key,
 )
 from battles.services.fighter_rows import army_points_destroyed
+from battles.services.once import once
 from battles.services.peoples import canonical as canonical_people
 from battles.services.peoples import namer as peoples_namer
 from battles.services.ratings import club_history, player_curve
@@ -94,6 +95,7 @@ def in_a_club(user) -> bool:
     return user.is_authenticated and Membership.objects.filter(user=user).exists()
 
 
+@once("club", error=LeagueError, fetch=lambda pk: Club.objects.get(pk=pk))
 def create_club(user, name: str, description: str = "") -> Club:
     """A new club; its creator is its first admin."""
     name = name.strip()
@@ -136,6 +138,12 @@ def invitation_token(invitation: Invitation) -> str | None:
     ).hexdigest()
 
 
+def _issued_again(pk: int) -> IssuedToken:
+    invitation = Invitation.objects.get(pk=pk)
+    return IssuedToken(invitation, invitation_token(invitation))
+
+
+@once("invitation", error=LeagueError, fetch=_issued_again, pk_of=lambda i: i.row.pk)
 def make_invitation(club: Club, admin) -> IssuedToken:
     """A one-person invitation link, valid ``INVITATION_DAYS``."""
     _require_admin(club, admin)
@@ -469,6 +477,7 @@ def untold_notices(user) -> list[ClubAudit]:
 # --- seasons -------------------------------------------------------------------
 
 
+@once("season", error=LeagueError, fetch=lambda pk: Season.objects.get(pk=pk))
 def create_season(club: Club, admin, **fields) -> Season:
     """A new season with the fields the form checked."""
     _require_admin(club, admin)

@@ -34,6 +34,7 @@ from battles.models.tournament import (
 )
 from battles.services import league as league_services
 from battles.services.league import LeagueError
+from battles.services.once import once
 from rules.league import GameResult, standings, swiss_round
 
 User = get_user_model()
@@ -47,6 +48,7 @@ def _require_admin(season: Season, user) -> None:
         raise LeagueError(_("Only an admin of the club may do this."))
 
 
+@once("tournament", error=LeagueError, fetch=lambda pk: Tournament.objects.get(pk=pk))
 def create_tournament(
     season: Season,
     admin,
@@ -112,6 +114,7 @@ def _round_complete(pairings) -> bool:
     return all(p.is_bye or _game(p) is not None for p in pairings)
 
 
+@once("round", error=LeagueError, fetch=lambda pk: TournamentRound.objects.get(pk=pk))
 def create_round(tournament: Tournament, admin) -> TournamentRound:
     """The next Swiss round, once every game of the previous one counts."""
     season = tournament.season
@@ -164,7 +167,9 @@ def _locked_pairing(pairing_id: int, user) -> TournamentPairing:
     # PostgreSQL a ``FOR UPDATE OF`` with joins re-reads only the locked row
     # once the lock is granted, so a second report sent at the same moment
     # saw the table still without the result the first one had just recorded.
-    list(TournamentPairing.objects.select_for_update().filter(pk=pairing_id).values("pk"))
+    list(
+        TournamentPairing.objects.select_for_update().filter(pk=pairing_id).values("pk")
+    )
     pairing = (
         TournamentPairing.objects.select_related(
             "round__tournament__season__club", "result"
@@ -181,6 +186,9 @@ def _locked_pairing(pairing_id: int, user) -> TournamentPairing:
     return pairing
 
 
+@once(
+    "table report", error=LeagueError, fetch=lambda pk: LeagueResult.objects.get(pk=pk)
+)
 def report_pairing_result(
     pairing: TournamentPairing,
     reporter,
