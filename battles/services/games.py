@@ -47,6 +47,7 @@ from rules.game import (
 )
 from rules.game.common import CountingDice
 from rules.game.evolve import META_KINDS
+from rules.game.roll_numbers import roll_number, taken_back
 from rules.game.state import CHARACTERISTICS
 from rules.verify import RollCheck, check_rolls
 
@@ -414,7 +415,9 @@ def perform_actions(
         source = (
             ScriptedDice(faces)
             if faces is not None
-            else SeededDice(roll_dice_seed(locked, locked.state.get("rolls", 0)))
+            else SeededDice(
+                roll_dice_seed(locked, roll_number(locked.state, side, commands[0]))
+            )
         )
         if (
             faces is None
@@ -531,6 +534,11 @@ def _undo(
     before = first[0] if first else None
     if before is None:  # an old action, beyond the kept snapshots
         before = replay(rules_events(game))
+    else:
+        # Its rolls are set aside for the same roll made again, their numbers
+        # never given to another roll (rules.game.roll_numbers).
+        draws = game.events.filter(action=target, kind="dice_drawn")
+        before = taken_back(game.state, before, [d.payload for d in draws])
     _store_state(game, before, [row])
     return row
 
@@ -548,8 +556,8 @@ def undo_last_action(
     An action that rolled dice cannot be taken back to roll again: on two
     phones the other side is asked (``undo_requested``, answered with
     ``answer_undo``); on one phone the player confirms (``ConfirmUndo`` until
-    ``confirmed``). Either way the roll count in the state is rewound with
-    the rest, so the same roll gives the same faces again.
+    ``confirmed``). Either way its rolls are set aside: the same roll made
+    again gives the same faces, and no other roll ever gets them.
     """
     command_hash = _command_hash({"type": "undo", "confirmed": confirmed}, None)
     with transaction.atomic():
