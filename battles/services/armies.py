@@ -36,6 +36,7 @@ from battles.models.armies import (
     parse_ability,
 )
 from battles.services.once import once
+from battles.services.quotas import spend, who
 
 __all__ = [
     "PROFILE_FIELDS",
@@ -171,6 +172,7 @@ def create_army(
         **owner.fields(),
     )
     _full_clean(army, exclude=["owner"])
+    spend("army", who(owner), error=ArmyError)
     _save(army)
     return army
 
@@ -192,6 +194,7 @@ def duplicate_army(army: Army, owner: Owner, *, name: str | None = None) -> Army
         **owner.fields(),
     )
     _full_clean(copy, exclude=["owner"])
+    spend("army", who(owner), error=ArmyError)
     _save(copy)
     ArmyCard.objects.bulk_create(
         ArmyCard(
@@ -394,6 +397,7 @@ def create_custom_card(
     )
     _check_abilities(parsed)
     _full_clean(card, exclude=["owner"])
+    spend("custom card", who(owner), error=ArmyError)
     _save(card)
     _set_abilities(card, parsed)
     return card

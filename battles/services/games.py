@@ -34,6 +34,7 @@ from battles.models.games import (
 )
 from battles.services.fighter_rows import add_rows_to_summary, sync_rows
 from battles.services.once import once
+from battles.services.quotas import spend, who
 from battles.validation import FieldError, check_faces
 from rules.dice import DERIVATION, ScriptedDice, SeededDice, roll_seed
 from rules.errors import IllegalAction
@@ -178,6 +179,7 @@ def create_game(
     except ValueError as error:
         raise GameError(str(error)) from None
     with transaction.atomic():
+        spend("game", who(owner), error=GameError)
         game = Game.objects.create(
             # A title players recognise in their list of games.
             title=title

@@ -55,6 +55,7 @@ from battles.services.fighter_rows import army_points_destroyed
 from battles.services.once import once
 from battles.services.peoples import canonical as canonical_people
 from battles.services.peoples import namer as peoples_namer
+from battles.services.quotas import spend, who
 from battles.services.ratings import club_history, player_curve
 from battles.validation import FieldError
 from rules.league import (
@@ -102,6 +103,7 @@ def create_club(user, name: str, description: str = "") -> Club:
     if not name:
         raise LeagueError(_("A club needs a name."), field="name")
     with transaction.atomic():
+        spend("club", who(user=user), error=LeagueError)
         if Club.objects.filter(name__iexact=name).exists():
             raise LeagueError(_("A club already has this name."), field="name")
         club = Club.objects.create(
@@ -148,6 +150,7 @@ def make_invitation(club: Club, admin) -> IssuedToken:
     """A one-person invitation link, valid ``INVITATION_DAYS``."""
     _require_admin(club, admin)
     with transaction.atomic():
+        spend("invitation", who(user=admin), error=LeagueError)
         invitation = Invitation(
             club=club,
             nonce=secrets.token_urlsafe(16),
