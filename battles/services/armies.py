@@ -159,7 +159,7 @@ def _free_name(owner: Owner, wanted: str) -> str:
 
 # --- Armies ------------------------------------------------------------------
 @transaction.atomic
-@once("army", error=ArmyError, fetch=lambda pk: Army.objects.get(pk=pk))
+@once("army", by="owner", error=ArmyError, fetch=lambda pk: Army.objects.get(pk=pk))
 def create_army(
     owner: Owner, *, name: str, people: People, points_limit: int = 400
 ) -> Army:
@@ -374,7 +374,12 @@ def _check_abilities(abilities: list[tuple[str, str]]) -> None:
 
 
 @transaction.atomic
-@once("custom card", error=ArmyError, fetch=lambda pk: ReferenceCard.objects.get(pk=pk))
+@once(
+    "custom card",
+    by="owner",
+    error=ArmyError,
+    fetch=lambda pk: ReferenceCard.objects.get(pk=pk),
+)
 def create_custom_card(
     owner: Owner, *, abilities: str | list[str] = "", **profile: Any
 ) -> ReferenceCard:

@@ -140,7 +140,7 @@ def _armies_with_cards(ids: Iterable[int]) -> dict[int, Army]:
     return {army.pk: army for army in armies}
 
 
-@once("game", error=GameError, fetch=lambda pk: Game.objects.get(pk=pk))
+@once("game", by="owner", error=GameError, fetch=lambda pk: Game.objects.get(pk=pk))
 def create_game(
     *,
     owner: Owner,

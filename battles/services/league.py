@@ -96,7 +96,7 @@ def in_a_club(user) -> bool:
     return user.is_authenticated and Membership.objects.filter(user=user).exists()
 
 
-@once("club", error=LeagueError, fetch=lambda pk: Club.objects.get(pk=pk))
+@once("club", by="user", error=LeagueError, fetch=lambda pk: Club.objects.get(pk=pk))
 def create_club(user, name: str, description: str = "") -> Club:
     """A new club; its creator is its first admin."""
     name = name.strip()
@@ -145,7 +145,13 @@ def _issued_again(pk: int) -> IssuedToken:
     return IssuedToken(invitation, invitation_token(invitation))
 
 
-@once("invitation", error=LeagueError, fetch=_issued_again, pk_of=lambda i: i.row.pk)
+@once(
+    "invitation",
+    by="admin",
+    error=LeagueError,
+    fetch=_issued_again,
+    pk_of=lambda i: i.row.pk,
+)
 def make_invitation(club: Club, admin) -> IssuedToken:
     """A one-person invitation link, valid ``INVITATION_DAYS``."""
     _require_admin(club, admin)
@@ -480,7 +486,9 @@ def untold_notices(user) -> list[ClubAudit]:
 # --- seasons -------------------------------------------------------------------
 
 
-@once("season", error=LeagueError, fetch=lambda pk: Season.objects.get(pk=pk))
+@once(
+    "season", by="admin", error=LeagueError, fetch=lambda pk: Season.objects.get(pk=pk)
+)
 def create_season(club: Club, admin, **fields) -> Season:
     """A new season with the fields the form checked."""
     _require_admin(club, admin)

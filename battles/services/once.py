@@ -10,6 +10,8 @@ is created twice. Without a key the service runs as before.
 from __future__ import annotations
 
 import functools
+import hashlib
+import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -37,24 +39,42 @@ def _claim(kind: str, key: str) -> int | None:
     return None
 
 
+def _identity(who: Any) -> str:
+    """A guest or an account (an ``Owner`` or a user), as text."""
+    if getattr(who, "user_id", None) is not None:
+        return f"user:{who.user_id}"
+    if getattr(who, "guest_key", ""):
+        return f"guest:{who.guest_key}"
+    return f"user:{getattr(who, 'pk', '')}"
+
+
 def once(
     kind: str,
     *,
+    by: str,
     error: type[Exception],
     fetch: Callable[[int], Any],
     pk_of: Callable[[Any], int] = lambda made: made.pk,
 ):
     """Decorate a creating service: ``tap_key`` makes it run once per key.
 
-    ``fetch(id)`` gives back what the first submission made; ``error`` is the
-    service's own error class (raised with a message for a reused key)."""
+    ``by`` names the service's parameter holding who creates (an ``Owner``
+    or a user): a key is claimed for that person alone, so nobody else's
+    form can ever fetch what theirs made. ``fetch(id)`` gives back what the
+    first submission made; ``error`` is the service's own error class
+    (raised with a message for a key already used by another form)."""
 
     def wrap(service):
+        signature = inspect.signature(service)
+
         @functools.wraps(service)
         def run(*args, tap_key: str | None = "", **kwargs):
-            key = (tap_key or "").strip()[:MAX_KEY]
-            if not key:
+            raw = (tap_key or "").strip()[:MAX_KEY]
+            if not raw:
                 return service(*args, **kwargs)
+            who = signature.bind_partial(*args, **kwargs).arguments[by]
+            text = f"{_identity(who)}\x1f{raw}"
+            key = hashlib.sha256(text.encode()).hexdigest()[:MAX_KEY]
             with transaction.atomic():
                 try:
                     made_id = _claim(kind, key)

@@ -48,7 +48,12 @@ def _require_admin(season: Season, user) -> None:
         raise LeagueError(_("Only an admin of the club may do this."))
 
 
-@once("tournament", error=LeagueError, fetch=lambda pk: Tournament.objects.get(pk=pk))
+@once(
+    "tournament",
+    by="admin",
+    error=LeagueError,
+    fetch=lambda pk: Tournament.objects.get(pk=pk),
+)
 def create_tournament(
     season: Season,
     admin,
@@ -114,7 +119,12 @@ def _round_complete(pairings) -> bool:
     return all(p.is_bye or _game(p) is not None for p in pairings)
 
 
-@once("round", error=LeagueError, fetch=lambda pk: TournamentRound.objects.get(pk=pk))
+@once(
+    "round",
+    by="admin",
+    error=LeagueError,
+    fetch=lambda pk: TournamentRound.objects.get(pk=pk),
+)
 def create_round(tournament: Tournament, admin) -> TournamentRound:
     """The next Swiss round, once every game of the previous one counts."""
     season = tournament.season
@@ -187,7 +197,10 @@ def _locked_pairing(pairing_id: int, user) -> TournamentPairing:
 
 
 @once(
-    "table report", error=LeagueError, fetch=lambda pk: LeagueResult.objects.get(pk=pk)
+    "table report",
+    by="reporter",
+    error=LeagueError,
+    fetch=lambda pk: LeagueResult.objects.get(pk=pk),
 )
 def report_pairing_result(
     pairing: TournamentPairing,

@@ -250,3 +250,14 @@ def test_a_form_key_is_not_reused_for_another_kind_of_thing(cast):
     assert answer.status_code == 200
     assert b"This form was already used" in answer.content
     assert Tournament.objects.count() == 0
+
+
+def test_a_form_key_is_claimed_for_its_sender_alone(cast):
+    """Another player sending the same key makes their own thing: a key
+    never fetches what somebody else's form made."""
+    key = {"tap_key": "shared-key"}
+    alice, bob = _signed_in(cast["alice"])(), _signed_in(cast["bob"])()
+    alice.post(reverse("clubs"), {"name": "Les Loups", "description": "", **key})
+    answer = bob.post(reverse("clubs"), {"name": "Les Ours", "description": "", **key})
+    assert answer.status_code == 302
+    assert Club.objects.get(name="Les Ours").founder == cast["bob"]
