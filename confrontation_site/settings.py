@@ -282,3 +282,16 @@ EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "webmaster@localhost")
 PASSWORD_RESET_BY_EMAIL = bool(EMAIL_HOST)
+
+# Limits on creation (issue 30), per guest and per account: how many of each
+# may be made per window (0: no limit). Generous for a club evening; a script
+# making hundreds of games a minute is stopped. Counted by battles.ratelimit.
+CREATION_LIMITS = {
+    "game": (env_int("LIMIT_GAMES_PER_HOUR", 30), 3600),
+    "army": (env_int("LIMIT_ARMIES_PER_HOUR", 40), 3600),
+    "custom card": (env_int("LIMIT_CUSTOM_CARDS_PER_HOUR", 100), 3600),
+    "club": (env_int("LIMIT_CLUBS_PER_DAY", 5), 24 * 3600),
+    "invitation": (env_int("LIMIT_INVITATIONS_PER_HOUR", 60), 3600),
+}
+# /healthz answers 503 when the SQLite database's disk has less free space.
+HEALTHZ_MIN_FREE_BYTES = env_int("HEALTHZ_MIN_FREE_BYTES", 1024 * 1024)

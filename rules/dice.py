@@ -121,8 +121,9 @@ def hmac_block(key: bytes, block: int) -> bytes:
 def roll_seed(secret: str, roll: int) -> str:
     """The seed of a game's ``roll``-th roll (0 first), from its secret seed.
 
-    DESIGN "Dice": the roll number is the count of rolls kept in the game's
-    state, which an undo rewinds: the same roll gives the same faces again.
+    DESIGN "Dice": the roll number comes from ``rules.game.roll_numbers``: a
+    fresh number, or the number of the roll an undo took back when the very
+    same roll is made again; no other roll ever gets faces already shown.
     """
     return f"{secret}:roll:{roll}"
 

@@ -2,7 +2,8 @@
 
 The verify page, ``manage.py verify_game FILE`` and the game itself share one
 derivation (``rules.dice``): a roll's faces come from the game's secret seed and
-the roll's number, the count of rolls that an undo rewinds. Pure: it reads
+the roll's number (``rules.game.roll_numbers``, logged in each ``dice_drawn``
+event). Pure: it reads
 events as the downloaded log holds them, dicts with ``seq``, ``action``,
 ``kind``, ``payload``, ``dice`` (the faces an action drew, on its first event)
 and ``dice_source`` (``"seeded"``: the app's dice; ``"entered"``: typed from

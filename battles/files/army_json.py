@@ -36,6 +36,7 @@ from battles.services.armies import (
     _save,
     _set_abilities,
 )
+from battles.services.quotas import spend, who
 from battles.validation import CONTROL_MESSAGE, has_control_characters
 
 __all__ = [
@@ -444,6 +445,7 @@ def _write_import(owner, name, army_people, points_limit, entries, peoples) -> A
         points_limit=points_limit,
         **owner.fields(),
     )
+    spend("army", who(owner), error=ArmyError)
     _save(army)
     for position, (path, fighters, is_ally, card, abilities, profile) in enumerate(
         entries

@@ -29,6 +29,7 @@ from battles.models.games import (  # noqa: F401, E402
     JoinLinkRole,
     SeatRole,
 )
+from battles.models.health import HealthProbe  # noqa: F401, E402
 from battles.models.identity import Owner  # noqa: F401, E402
 from battles.models.league import (  # noqa: F401, E402
     Club,
@@ -42,6 +43,7 @@ from battles.models.league import (  # noqa: F401, E402
     ResultStatus,
     Season,
 )
+from battles.models.once import FormSubmission  # noqa: F401, E402
 from battles.models.ratelimit import RateLimitHit  # noqa: F401, E402
 from battles.models.tournament import (  # noqa: F401, E402
     Tournament,

@@ -35,6 +35,8 @@ from battles.models.armies import (
     parse_abilities,
     parse_ability,
 )
+from battles.services.once import once
+from battles.services.quotas import spend, who
 
 __all__ = [
     "PROFILE_FIELDS",
@@ -157,6 +159,7 @@ def _free_name(owner: Owner, wanted: str) -> str:
 
 # --- Armies ------------------------------------------------------------------
 @transaction.atomic
+@once("army", by="owner", error=ArmyError, fetch=lambda pk: Army.objects.get(pk=pk))
 def create_army(
     owner: Owner, *, name: str, people: People, points_limit: int = 400
 ) -> Army:
@@ -169,6 +172,7 @@ def create_army(
         **owner.fields(),
     )
     _full_clean(army, exclude=["owner"])
+    spend("army", who(owner), error=ArmyError)
     _save(army)
     return army
 
@@ -190,6 +194,7 @@ def duplicate_army(army: Army, owner: Owner, *, name: str | None = None) -> Army
         **owner.fields(),
     )
     _full_clean(copy, exclude=["owner"])
+    spend("army", who(owner), error=ArmyError)
     _save(copy)
     ArmyCard.objects.bulk_create(
         ArmyCard(
@@ -369,6 +374,12 @@ def _check_abilities(abilities: list[tuple[str, str]]) -> None:
 
 
 @transaction.atomic
+@once(
+    "custom card",
+    by="owner",
+    error=ArmyError,
+    fetch=lambda pk: ReferenceCard.objects.get(pk=pk),
+)
 def create_custom_card(
     owner: Owner, *, abilities: str | list[str] = "", **profile: Any
 ) -> ReferenceCard:
@@ -391,6 +402,7 @@ def create_custom_card(
     )
     _check_abilities(parsed)
     _full_clean(card, exclude=["owner"])
+    spend("custom card", who(owner), error=ArmyError)
     _save(card)
     _set_abilities(card, parsed)
     return card

@@ -33,6 +33,8 @@ from battles.models.games import (
     SeatRole,
 )
 from battles.services.fighter_rows import add_rows_to_summary, sync_rows
+from battles.services.once import once
+from battles.services.quotas import spend, who
 from battles.validation import FieldError, check_faces
 from rules.dice import DERIVATION, ScriptedDice, SeededDice, roll_seed
 from rules.errors import IllegalAction
@@ -46,6 +48,7 @@ from rules.game import (
 )
 from rules.game.common import CountingDice
 from rules.game.evolve import META_KINDS
+from rules.game.roll_numbers import roll_number, taken_back
 from rules.game.state import CHARACTERISTICS
 from rules.verify import RollCheck, check_rolls
 
@@ -137,6 +140,7 @@ def _armies_with_cards(ids: Iterable[int]) -> dict[int, Army]:
     return {army.pk: army for army in armies}
 
 
+@once("game", by="owner", error=GameError, fetch=lambda pk: Game.objects.get(pk=pk))
 def create_game(
     *,
     owner: Owner,
@@ -175,6 +179,7 @@ def create_game(
     except ValueError as error:
         raise GameError(str(error)) from None
     with transaction.atomic():
+        spend("game", who(owner), error=GameError)
         game = Game.objects.create(
             # A title players recognise in their list of games.
             title=title
@@ -412,7 +417,9 @@ def perform_actions(
         source = (
             ScriptedDice(faces)
             if faces is not None
-            else SeededDice(roll_dice_seed(locked, locked.state.get("rolls", 0)))
+            else SeededDice(
+                roll_dice_seed(locked, roll_number(locked.state, side, commands[0]))
+            )
         )
         if (
             faces is None
@@ -529,6 +536,11 @@ def _undo(
     before = first[0] if first else None
     if before is None:  # an old action, beyond the kept snapshots
         before = replay(rules_events(game))
+    else:
+        # Its rolls are set aside for the same roll made again, their numbers
+        # never given to another roll (rules.game.roll_numbers).
+        draws = game.events.filter(action=target, kind="dice_drawn")
+        before = taken_back(game.state, before, [d.payload for d in draws])
     _store_state(game, before, [row])
     return row
 
@@ -546,8 +558,8 @@ def undo_last_action(
     An action that rolled dice cannot be taken back to roll again: on two
     phones the other side is asked (``undo_requested``, answered with
     ``answer_undo``); on one phone the player confirms (``ConfirmUndo`` until
-    ``confirmed``). Either way the roll count in the state is rewound with
-    the rest, so the same roll gives the same faces again.
+    ``confirmed``). Either way its rolls are set aside: the same roll made
+    again gives the same faces, and no other roll ever gets them.
     """
     command_hash = _command_hash({"type": "undo", "confirmed": confirmed}, None)
     with transaction.atomic():

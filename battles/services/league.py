@@ -54,8 +54,10 @@ from battles.models.league import (
     new_public_key,
 )
 from battles.services.fighter_rows import army_points_destroyed
+from battles.services.once import once
 from battles.services.peoples import canonical as canonical_people
 from battles.services.peoples import namer as peoples_namer
+from battles.services.quotas import spend, who
 from battles.services.ratings import club_history, player_curve
 from battles.validation import FieldError
 from rules.league import (
@@ -95,12 +97,14 @@ def in_a_club(user) -> bool:
     return user.is_authenticated and Membership.objects.filter(user=user).exists()
 
 
+@once("club", by="user", error=LeagueError, fetch=lambda pk: Club.objects.get(pk=pk))
 def create_club(user, name: str, description: str = "") -> Club:
     """A new club; its creator is its first admin."""
     name = name.strip()
     if not name:
         raise LeagueError(_("A club needs a name."), field="name")
     with transaction.atomic():
+        spend("club", who(user=user), error=LeagueError)
         if Club.objects.filter(name__iexact=name).exists():
             raise LeagueError(_("A club already has this name."), field="name")
         club = Club.objects.create(
@@ -137,10 +141,23 @@ def invitation_token(invitation: Invitation) -> str | None:
     ).hexdigest()
 
 
+def _issued_again(pk: int) -> IssuedToken:
+    invitation = Invitation.objects.get(pk=pk)
+    return IssuedToken(invitation, invitation_token(invitation))
+
+
+@once(
+    "invitation",
+    by="admin",
+    error=LeagueError,
+    fetch=_issued_again,
+    pk_of=lambda i: i.row.pk,
+)
 def make_invitation(club: Club, admin) -> IssuedToken:
     """A one-person invitation link, valid ``INVITATION_DAYS``."""
     _require_admin(club, admin)
     with transaction.atomic():
+        spend("invitation", who(user=admin), error=LeagueError)
         invitation = Invitation(
             club=club,
             nonce=secrets.token_urlsafe(16),
@@ -379,6 +396,9 @@ def untold_notices(user) -> list[ClubAudit]:
 # --- seasons -------------------------------------------------------------------
 
 
+@once(
+    "season", by="admin", error=LeagueError, fetch=lambda pk: Season.objects.get(pk=pk)
+)
 def create_season(club: Club, admin, **fields) -> Season:
     """A new season with the fields the form checked."""
     _require_admin(club, admin)

@@ -34,6 +34,7 @@ from battles.models.tournament import (
 )
 from battles.services import league as league_services
 from battles.services.league import LeagueError
+from battles.services.once import once
 from rules.league import GameResult, standings, swiss_round
 
 User = get_user_model()
@@ -47,6 +48,12 @@ def _require_admin(season: Season, user) -> None:
         raise LeagueError(_("Only an admin of the club may do this."))
 
 
+@once(
+    "tournament",
+    by="admin",
+    error=LeagueError,
+    fetch=lambda pk: Tournament.objects.get(pk=pk),
+)
 def create_tournament(
     season: Season,
     admin,
@@ -112,6 +119,12 @@ def _round_complete(pairings) -> bool:
     return all(p.is_bye or _game(p) is not None for p in pairings)
 
 
+@once(
+    "round",
+    by="admin",
+    error=LeagueError,
+    fetch=lambda pk: TournamentRound.objects.get(pk=pk),
+)
 def create_round(tournament: Tournament, admin) -> TournamentRound:
     """The next Swiss round, once every game of the previous one counts."""
     season = tournament.season
@@ -160,9 +173,17 @@ def create_round(tournament: Tournament, admin) -> TournamentRound:
 
 
 def _locked_pairing(pairing_id: int, user) -> TournamentPairing:
+    # Lock the table's row alone first, then read it with its joins: on
+    # PostgreSQL a ``FOR UPDATE OF`` with joins re-reads only the locked row
+    # once the lock is granted, so a second report sent at the same moment
+    # saw the table still without the result the first one had just recorded.
+    list(
+        TournamentPairing.objects.select_for_update().filter(pk=pairing_id).values("pk")
+    )
     pairing = (
-        TournamentPairing.objects.select_for_update(of=("self",))
-        .select_related("round__tournament__season__club", "result")
+        TournamentPairing.objects.select_related(
+            "round__tournament__season__club", "result"
+        )
         .filter(pk=pairing_id)
         .first()
     )
@@ -175,6 +196,12 @@ def _locked_pairing(pairing_id: int, user) -> TournamentPairing:
     return pairing
 
 
+@once(
+    "table report",
+    by="reporter",
+    error=LeagueError,
+    fetch=lambda pk: LeagueResult.objects.get(pk=pk),
+)
 def report_pairing_result(
     pairing: TournamentPairing,
     reporter,

@@ -177,6 +177,7 @@ def army_create(request: HttpRequest) -> HttpResponse:
                 name=form.cleaned_data["name"],
                 people=form.cleaned_data["people"],
                 points_limit=form.cleaned_data["points_limit"],
+                tap_key=request.POST.get("tap_key", ""),
             )
         except ArmyError as error:
             add_errors(form, error)
@@ -384,7 +385,10 @@ def card_create(request: HttpRequest) -> HttpResponse:
         abilities = data.pop("abilities", "")
         try:
             card = services.create_custom_card(
-                _owner(request, create=True), abilities=abilities, **data
+                _owner(request, create=True),
+                abilities=abilities,
+                tap_key=request.POST.get("tap_key", ""),
+                **data,
             )
         except ArmyError as error:
             add_errors(form, error)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.db import DatabaseError, connection, transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
@@ -10,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 
+from battles.services.health import database_problem
 from battles.services.league import in_a_club
 
 
@@ -59,25 +59,9 @@ def favicon(request: HttpRequest) -> HttpResponse:
 @never_cache
 def healthz(request: HttpRequest) -> JsonResponse:
     """200 when the database answers and takes a write, 503 otherwise (for a
-    load balancer).
-
-    It reads a table of the app's, not just ``SELECT 1``: an SQLite file that
-    went away leaves an empty database that answers, and serves nothing. Then
-    it commits a write that changes nothing (a row rewritten as it was): a
-    full disk or a read-only file answers reads and refuses every action.
-    """
-    try:
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT 1 FROM django_migrations LIMIT 1")
-            cursor.fetchone()
-    except DatabaseError:
-        return JsonResponse({"status": "error", "database": "unreachable"}, status=503)
-    try:
-        with transaction.atomic(), connection.cursor() as cursor:
-            cursor.execute(
-                "UPDATE django_migrations SET applied = applied"
-                " WHERE id = (SELECT MIN(id) FROM django_migrations)"
-            )
-    except DatabaseError:
-        return JsonResponse({"status": "error", "database": "not writable"}, status=503)
+    load balancer): ``battles.services.health`` moves a counter of its own
+    table on, so a full or read-only disk is seen."""
+    problem = database_problem()
+    if problem is not None:
+        return JsonResponse({"status": "error", "database": problem}, status=503)
     return JsonResponse({"status": "ok", "database": "ok"})

@@ -107,7 +107,11 @@ def game_new(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST or None, owner=owner)
     if request.method == "POST" and form.is_valid():
         try:
-            game = services.create_game(owner=owner, **form.game_arguments())
+            game = services.create_game(
+                owner=owner,
+                tap_key=request.POST.get("tap_key", ""),
+                **form.game_arguments(),
+            )
         except services.GameError as error:
             form.add_error(None, error.message)
         else:

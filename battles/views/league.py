@@ -134,6 +134,7 @@ def club_list(request: HttpRequest) -> HttpResponse:
                 request.user,
                 form.cleaned_data["name"],
                 form.cleaned_data["description"],
+                tap_key=request.POST.get("tap_key", ""),
             )
         except LeagueError as error:
             add_field_error(form, error)
@@ -207,7 +208,15 @@ def club_admin(request: HttpRequest, club_id: int) -> HttpResponse:
 @require_POST
 def club_invite(request: HttpRequest, club_id: int) -> HttpResponse:
     club, _member = _club_for_admin(request, club_id)
-    issued = services.make_invitation(club, request.user)
+    try:
+        issued = services.make_invitation(
+            club,
+            request.user,
+            tap_key=request.POST.get("tap_key", ""),
+        )
+    except LeagueError as error:
+        messages.error(request, error.message)
+        return redirect("club_admin", club_id=club.pk)
     tokens = dict(request.session.get(INVITE_TOKENS, {}))
     tokens[str(issued.row.pk)] = issued.token
     request.session[INVITE_TOKENS] = tokens
@@ -313,7 +322,12 @@ def season_new(request: HttpRequest, club_id: int) -> HttpResponse:
     form = SeasonForm(request.POST or None, initial=initial, members=members)
     if request.method == "POST" and form.is_valid():
         try:
-            season = services.create_season(club, request.user, **form.season_fields())
+            season = services.create_season(
+                club,
+                request.user,
+                tap_key=request.POST.get("tap_key", ""),
+                **form.season_fields(),
+            )
         except LeagueError as error:
             add_field_error(form, error)
         else:

@@ -86,6 +86,7 @@ def tournament_new(request: HttpRequest, season_id: int) -> HttpResponse:
                 name=form.cleaned_data["name"],
                 played_on=form.cleaned_data["played_on"],
                 players=form.chosen_players(),
+                tap_key=request.POST.get("tap_key", ""),
             )
         except LeagueError as error:
             add_field_error(form, error)
@@ -107,7 +108,11 @@ def tournament_page(request: HttpRequest, tournament_id: int) -> HttpResponse:
 def tournament_round_new(request: HttpRequest, tournament_id: int) -> HttpResponse:
     tournament, _member = _tournament_for_member(request, tournament_id)
     try:
-        new_round = services.create_round(tournament, request.user)
+        new_round = services.create_round(
+            tournament,
+            request.user,
+            tap_key=request.POST.get("tap_key", ""),
+        )
     except LeagueError as error:
         messages.error(request, error.message)
     else:
@@ -134,13 +139,18 @@ def pairing_report(
     if form.is_valid():
         try:
             result = services.report_pairing_result(
-                pairing, request.user, **form.cleaned_data
+                pairing,
+                request.user,
+                tap_key=request.POST.get("tap_key", ""),
+                **form.cleaned_data,
             )
         except LeagueError as error:
-            if pairing.has(request.user.pk):
-                add_field_error(form, error)
-            else:  # not her table: no form of it on the page, so a message
+            if not error.field:
+                # Not about a field of the form (not this member's table, its
+                # result already recorded): the form may not even be shown.
                 messages.error(request, error.message)
+                return redirect("tournament", tournament_id=tournament.pk)
+            add_field_error(form, error)
         else:
             messages.success(
                 request, _("Result reported: it counts once your opponent confirms it.")

@@ -57,6 +57,7 @@ from rules.game.combat_phase import (
 )
 from rules.game.common import Batch, Command, CountingDice, State, own_fighter
 from rules.game.pending import choice_odds, who_decides
+from rules.game.roll_numbers import roll_key, roll_number
 from rules.game.rolling import (
     decide_six,
     legal_keep,
@@ -318,11 +319,16 @@ def decide_and_fold(
     counted = CountingDice(dice)
     entry.handle(batch, side, command, counted)
     if counted.faces:
-        # The game's dice are seeded by a count of rolls kept in the state:
-        # an undo rewinds it, so the same roll gives the same faces again.
+        # The game's dice are seeded by the roll's number (rules.game.
+        # roll_numbers): a fresh one, or the number of the very roll an undo
+        # took back when it is made again; logged with the roll's key.
         batch.emit(
             "dice_drawn",
-            {"roll": state.get("rolls", 0), "faces": list(counted.faces)},
+            {
+                "roll": roll_number(state, side, command),
+                "faces": list(counted.faces),
+                "key": roll_key(state, side, command),
+            },
         )
     return batch.events, batch.state
 
@@ -336,7 +342,8 @@ def new_game_event(setup: Mapping[str, Any]) -> dict[str, Any]:
     initial.setdefault("engaged", [])
     initial.setdefault("defence_only", [])
     initial.setdefault("effects", [])
-    initial.setdefault("rolls", 0)  # the count of rolls that seeds the dice
+    initial.setdefault("rolls", 0)  # the next fresh roll number (never rewound)
+    initial.setdefault("taken_back", [])  # rolls undone, kept for the same roll
     return {"kind": "game_started", "side": None, "payload": {"state": initial}}
 
 

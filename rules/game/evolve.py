@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from rules.errors import IllegalAction, _
+from rules.game.roll_numbers import drawn, ledger
 from rules.game.state import State, copy_state
 
 Event = Mapping[str, Any]
@@ -169,8 +170,8 @@ def _disengaged(state: State, payload: Mapping[str, Any]) -> None:
 
 
 def _dice_drawn(state: State, payload: Mapping[str, Any]) -> None:
-    # The count of rolls seeds the game's dice (an undo rewinds it).
-    state["rolls"] = payload["roll"] + 1
+    # The roll's number is spent (rules.game.roll_numbers).
+    drawn(state, payload["roll"])
 
 
 def _upkeep_ticked(state: State, payload: Mapping[str, Any]) -> None:
@@ -322,6 +323,9 @@ def replay(events: Sequence[Event]) -> State:
         state = evolve(state, event)
     if state is None:
         raise ValueError("An empty log has no state.")
+    # The roll numbers are the whole log's, undone actions included: an undo
+    # never gives back a number whose faces were shown (rules.game.roll_numbers).
+    state["rolls"], state["taken_back"] = ledger(events)
     return state
 
 

@@ -652,11 +652,13 @@ class GameFinished(TypedDict):
 
 
 class DiceDrawn(TypedDict):
-    """The action drew dice: ``roll`` is the count of rolls before it (the
-    seeded dice's index, rewound by an undo), ``faces`` what it drew."""
+    """The action drew dice: ``roll`` is its number (the seeded dice's index,
+    ``rules.game.roll_numbers``), ``faces`` what it drew, ``key`` what makes it
+    this roll (absent from rolls logged before issue 30)."""
 
     roll: int
     faces: list[int]
+    key: NotRequired[str]
 
 
 class Undone(TypedDict):

@@ -130,3 +130,16 @@ def game(demo_armies, owner_client, opponent_client):
     return guests_game(
         "owner-key", "opponent-key", turns=6, player_a="Anne", player_b="Bruno"
     )
+
+
+# --- Limits on creation (issue 30) ------------------------------------------------
+
+
+@pytest.fixture(autouse=True)
+def roomy_creation_limits(settings):
+    """Tests make many games and armies as one guest: the limits on creation
+    stay counted but far away, unless a test sets its own."""
+    settings.CREATION_LIMITS = {
+        kind: (10_000, seconds)
+        for kind, (_n, seconds) in settings.CREATION_LIMITS.items()
+    }

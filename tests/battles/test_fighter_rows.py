@@ -368,3 +368,27 @@ def test_an_action_or_its_undo_takes_as_many_queries_with_30_cards_as_with_7(
     }
     for key in common:
         assert small[key] == large[key], key
+
+
+def test_the_check_takes_a_game_id_that_starts_with_a_dash(
+    demo_armies, capsys, monkeypatch
+):
+    """Issue 30: a public id may start with "-"; on the command line it is
+    still a game's id, not an unknown option."""
+    from django.core.management import ManagementUtility
+    from django.db import connections
+
+    # The command line closes the connections at the end: not the test's.
+    monkeypatch.setattr(connections, "close_all", lambda: None)
+
+    game = new_game(*demo_armies)
+    Game.objects.filter(pk=game.pk).update(public_id="-dash-first-id")
+    other = new_game(*demo_armies)
+    Fighter.objects.filter(game=other, key="b1.1").update(wound_steps=3)
+    argv = ["manage.py", "rebuild_fighter_rows", "--check", "-dash-first-id"]
+    ManagementUtility(argv).execute()  # exit status 0: no SystemExit
+    output = capsys.readouterr().out
+    assert "1 game" in output and "in step" in output, output
+    argv = ["manage.py", "rebuild_fighter_rows", "--check", "--", "-dash-first-id"]
+    ManagementUtility(argv).execute()
+    assert "in step" in capsys.readouterr().out

@@ -98,7 +98,7 @@ def test_healthz_says_503_when_the_database_fails(client, monkeypatch):
     def broken_cursor(*args, **kwargs):
         raise DatabaseError("down")
 
-    monkeypatch.setattr("battles.views.core.connection.cursor", broken_cursor)
+    monkeypatch.setattr("battles.services.health.connection.cursor", broken_cursor)
     response = client.get("/healthz")
     assert response.status_code == 503
     assert response.json()["status"] == "error"

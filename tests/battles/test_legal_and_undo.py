@@ -72,7 +72,12 @@ def test_two_phones_undoing_a_roll_asks_the_other_side_and_the_same_faces_come_b
     assert services.pending_undo_request(game)["answerer"] == "b"
     services.answer_undo(game, "b", agree=True)
     game.refresh_from_db()
-    assert game.state == before_roll
+    # The game is back where it was; only its roll numbers remember the roll
+    # taken back (rules.game.roll_numbers: set aside for the same roll).
+    assert without_roll_numbers(game.state) == without_roll_numbers(before_roll)
+    assert game.state["taken_back"] == [
+        {"roll": before_roll["rolls"], "key": game.state["taken_back"][0]["key"]}
+    ]
     assert game.state == replay(services.rules_events(game))
     again = perform(game, "a", {"type": "roll"})
     assert rolled_faces(game, again) == faces
@@ -93,9 +98,13 @@ def test_the_other_side_may_refuse_the_undo_and_the_roll_stands(game):
         services.answer_undo(game, "b", agree=True)
 
 
-def test_undoing_the_shot_too_cannot_buy_new_faces_on_another_target(game):
+def test_faces_taken_back_never_reach_a_shot_at_another_target(game):
+    """Issue 30: a face shown is spent. The shot at b1.1 made again gets its
+    faces again; a shot at another target is another roll, with a fresh
+    number (the faces the players saw say nothing of it)."""
     game, result = a_shot_rolled(game)
     faces = rolled_faces(game, result)
+    shown = result.events[-1].payload["roll"]
     services.undo_last_action(game, "a")
     services.answer_undo(game, "b", agree=True)
     services.undo_last_action(game, "a")  # the shot itself rolled nothing
@@ -106,8 +115,31 @@ def test_undoing_the_shot_too_cannot_buy_new_faces_on_another_target(game):
         "a",
         {"type": "shoot", "fighter": "a1.1", "target": "b1.2", "distance_cm": 5},
     )
+    other = perform(game, "a", {"type": "roll"})
+    assert drawn_number(other) == shown + 1
+    services.undo_last_action(game, "a")
+    services.answer_undo(game, "b", agree=True)
+    services.undo_last_action(game, "a")
+    game.refresh_from_db()
+    perform(
+        game,
+        "a",
+        {"type": "shoot", "fighter": "a1.1", "target": "b1.1", "distance_cm": 5},
+    )
     again = perform(game, "a", {"type": "roll"})
+    assert drawn_number(again) == shown
     assert rolled_faces(game, again) == faces
+    game.refresh_from_db()
+    assert game.state == replay(services.rules_events(game))
+    assert all(check.ok for check in services.verify_dice(game))
+
+
+def drawn_number(result) -> int:
+    return next(e.payload["roll"] for e in result.events if e.kind == "dice_drawn")
+
+
+def without_roll_numbers(state):
+    return {k: v for k, v in state.items() if k not in ("rolls", "taken_back")}
 
 
 def test_one_phone_a_confirmation_is_enough(demo_armies):

@@ -718,3 +718,15 @@ def test_the_side_is_lower_case_within_a_sentence_in_french_and_english():
         assert wait_panel("b", "x").title == "Waiting for side B: x"
         text, _section = EVENTS["tactics_won"](payload, "", {})
         assert text.startswith("Tactics roll: side A wins, 10 against 4 for side B.")
+
+
+def test_the_verify_command_says_a_deeply_nested_file_is_not_a_log(tmp_path):
+    """Issue 30: a file nested deeper than the parser goes is refused in one
+    line, with no traceback."""
+    path = tmp_path / "deep.json"
+    path.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(CommandError, match="Not a game log: nested too deeply"):
+        call_command("verify_game", str(path))
+    path.write_text(json.dumps({"seed": ["x"], "seed_sha256": {}, "events": []}))
+    with pytest.raises(CommandError, match="Not a game log"):
+        call_command("verify_game", str(path))

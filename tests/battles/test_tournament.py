@@ -286,7 +286,12 @@ def test_the_pages_over_http(cast):
     assert b"Report table 1" not in bob.get(page_url).content
     # dave, at another table, is refused in words and nothing changes.
     dave = signed_in(cast["dave"])
-    refused = dave.post(report, {**won, "score_for": "9"})
+    refused = dave.post(report, {**won, "score_for": "9"}, follow=True)
+    assert b"Only the players of this table" in refused.content
+    assert LeagueResult.objects.count() == 1
+    # So is alice, who runs the day and sits at no table.
+    refused = admin.post(report, {**won, "score_for": "9"}, follow=True)
+    assert refused.redirect_chain[-1][0] == page_url
     assert b"Only the players of this table" in refused.content
     assert LeagueResult.objects.count() == 1
     board = bob.get(reverse("tournament_print", args=[tournament.pk]))

@@ -33,6 +33,27 @@ class Command(BaseCommand):
             "games", nargs="*", help="Public ids of the games (default: all)."
         )
 
+    def run_from_argv(self, argv: list[str]) -> None:
+        """A public id may start with "-" (``secrets.token_urlsafe``): every
+        argument that is not one of the command's options is a game's id,
+        passed after "--" so that argparse never reads it as an option."""
+        parser = self.create_parser(argv[0], argv[1])
+        options = parser._option_string_actions
+        kept, ids = list(argv[:2]), []
+        rest = iter(argv[2:])
+        for arg in rest:
+            if arg == "--":
+                ids.extend(rest)
+                break
+            action = options.get(arg.split("=", 1)[0])
+            if action is None:
+                ids.append(arg)
+                continue
+            kept.append(arg)
+            if action.nargs != 0 and "=" not in arg:
+                kept.append(next(rest, ""))
+        super().run_from_argv([*kept, "--", *ids] if ids else kept)
+
     def handle(self, *args, check: bool, games: list[str], **options) -> None:
         chosen = Game.objects.order_by("pk")
         if games:

@@ -34,8 +34,14 @@ class Command(BaseCommand):
             log = json.loads(Path(file).read_text(encoding="utf-8"))
             seed, fingerprint = log["seed"], log["seed_sha256"]
             events = log["events"]
+        except RecursionError:
+            # A file nested deeper than any log (hostile or broken): a message,
+            # not the parser's traceback.
+            raise CommandError("Not a game log: nested too deeply.") from None
         except (OSError, ValueError, KeyError, TypeError) as error:
             raise CommandError(f"Not a game log: {error}") from None
+        if not isinstance(seed, str) or not isinstance(fingerprint, str):
+            raise CommandError("Not a game log: the seed is not a text.")
         if not seed:
             raise CommandError("The log holds no seed: the game was not over.")
         if not seed_matches(seed, fingerprint):
@@ -44,8 +50,10 @@ class Command(BaseCommand):
             )
         try:
             checks = check_rolls(events, seed)
-        except (KeyError, TypeError, ValueError) as error:
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise CommandError(f"Not a game log: {error}") from None
+        except RecursionError:
+            raise CommandError("Not a game log: nested too deeply.") from None
         bad = [check for check in checks if not check.ok]
         typed = sum(check.typed for check in checks)
         for check in bad:

@@ -1,0 +1,66 @@
+"""Limits on creation per guest and per account (issue 30).
+
+A guest with no account made 320 games in 30 s. Each creating service
+spends one unit of its kind's allowance (``settings.CREATION_LIMITS``: how
+many per window, per guest or per account) inside its own transaction, on
+the rate limiter's counters (``battles.ratelimit``: the database, or Redis).
+A creation refused by the limit, or failing for any other reason, rolls its
+unit back with everything else (on the database counter): only what was
+made counts, and nothing is written for a refusal.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
+
+from battles import ratelimit
+from battles.models.identity import Owner
+
+NOUNS = {
+    "game": _lazy("games"),
+    "army": _lazy("armies"),
+    "custom card": _lazy("custom cards"),
+    "club": _lazy("clubs"),
+    "invitation": _lazy("invitations"),
+}
+
+
+def who(owner: Owner | None = None, user=None) -> str:
+    """What a limit counts by: the account, else the guest's key."""
+    if user is not None:
+        return f"user:{user.pk}"
+    if owner is not None and owner.user_id is not None:
+        return f"user:{owner.user_id}"
+    if owner is not None and owner.guest_key:
+        return f"guest:{owner.guest_key}"
+    return "nobody"
+
+
+def spend(kind: str, by: str, *, error: type[Exception]) -> None:
+    """Count one ``kind`` made ``by`` someone; ``error`` (with a message that
+    says the limit and when to try again) once the allowance is spent."""
+    attempts, seconds = settings.CREATION_LIMITS[kind]
+    if attempts <= 0:  # 0: no limit on this server
+        return
+    limit = ratelimit.Limit(f"create-{kind}", attempts=attempts, seconds=seconds)
+    decision = ratelimit.hit(limit, by)
+    if decision.allowed:
+        return
+    period = _lazy("day") if seconds >= 24 * 3600 else _lazy("hour")
+    raise error(
+        _(
+            "This server lets each player make %(n)s %(things)s per %(period)s: "
+            "try again in %(minutes)s minutes."
+        )
+        % {
+            "n": attempts,
+            "things": NOUNS[kind],
+            "period": period,
+            "minutes": decision.retry_minutes,
+        }
+    )
+
+
+__all__ = ["NOUNS", "spend", "who"]
