@@ -129,6 +129,7 @@ def test_a_refused_report_for_someone_elses_table_says_why(cast):
     answer = signed_in(cast["mallory"]).post(
         reverse("pairing_report", args=[day.pk, pairing.pk]),
         {"result": "won", "score_for": 400, "score_against": 0},
+        follow=True,
     )
     assert answer.status_code == 200
     text = answer.content.decode()
