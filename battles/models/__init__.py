@@ -41,6 +41,7 @@ from battles.models.league import (  # noqa: F401, E402
 from battles.models.ratelimit import RateLimitHit  # noqa: F401, E402
 from battles.models.tournament import (  # noqa: F401, E402
     Tournament,
+    TournamentAdjustment,
     TournamentPairing,
     TournamentPlayer,
     TournamentRound,
