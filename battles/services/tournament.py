@@ -416,7 +416,9 @@ def add_adjustment(
     the standings after the current round."""
     reason = reason.strip()
     if not reason:
-        raise LeagueError(_("Say why (painting, fair play, a late list...)."), "reason")
+        raise LeagueError(
+            _("Say why (painting, fair play, a late list...)."), field="reason"
+        )
     if points == 0 or abs(points) > 100:
         raise LeagueError(_("Give from -100 to 100 points, not 0."), field="points")
     with transaction.atomic():
