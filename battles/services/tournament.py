@@ -666,6 +666,35 @@ def count_game_for_pairing(pairing: TournamentPairing, user) -> LeagueResult:
     return found[0]
 
 
+def attach_game_result(result: LeagueResult) -> TournamentPairing | None:
+    """A finished in-app game both phones agreed on counts for its table at
+    once: the table of the current round of a running day of its season where
+    its two players meet and whose result is still to come (inside the
+    agreement's transaction)."""
+    players = {result.player_a_id, result.player_b_id}
+    candidates = (
+        TournamentPairing.objects.select_for_update(of=("self",))
+        .select_related("round__tournament", "result")
+        .filter(
+            round__tournament__season_id=result.season_id,
+            round__tournament__finished__isnull=True,
+            player_a_id__in=players,
+            player_b_id__in=players,
+        )
+        .order_by("-round__number")
+    )
+    for pairing in candidates:
+        tournament = pairing.round.tournament
+        current = tournament.rounds.order_by("-number").first()
+        if pairing.round_id != current.pk or not pairing.awaits_report:
+            continue
+        pairing.result = result
+        pairing.save(update_fields=["result"])
+        _bump(tournament)
+        return pairing
+    return None
+
+
 # --- what the pages show ----------------------------------------------------------
 
 
@@ -845,6 +874,7 @@ def my_table(user, tournament: Tournament | None = None) -> dict | None:
 
 __all__ = [
     "add_adjustment",
+    "attach_game_result",
     "add_late_player",
     "confirm_table_result",
     "count_game_for_pairing",

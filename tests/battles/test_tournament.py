@@ -193,8 +193,10 @@ def test_a_finished_in_app_game_counts_for_the_table(cast):
         game, "a", outcome="a", score_a=180, score_b=60, season_id=season.pk
     )
     league_services.confirm_game_outcome(game, "b")
-    services.count_game_for_pairing(pairing, cast["carol"])
+    # One step (issue #29): both phones' agreement counts it for the table.
     pairing.refresh_from_db()
+    with pytest.raises(LeagueError, match="already recorded"):
+        services.count_game_for_pairing(pairing, cast["carol"])
     assert pairing.result.game == game
     assert pairing.result.status == ResultStatus.CONFIRMED
     view = services.tournament_view(tournament)

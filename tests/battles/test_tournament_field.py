@@ -434,3 +434,37 @@ def test_the_home_page_says_round_and_table_and_the_day_s_version_grows(cast):
         reverse("tournament_mine", args=[tournament.pk]), HTTP_HX_REQUEST="true"
     )
     assert b"Round 1: your table" in fetched.content and b"<html" not in fetched.content
+
+
+def test_a_conceded_shared_game_counts_for_its_table_once_both_phones_agree(cast):
+    from battles.models.armies import Owner
+    from battles.models.games import SeatRole
+    from battles.services.games import perform_action
+    from tests.support.live import new_game, seat
+
+    tournament = day(cast)
+    first = services.create_round(tournament, cast["alice"])
+    pairing = games_of(first)[0]
+    game = new_game(Owner(user_id=pairing.player_a_id))
+    seat(game, Owner(user_id=pairing.player_b_id), SeatRole.SIDE_B)
+    perform_action(game, "b", {"type": "concede"})
+    game.refresh_from_db()
+    # The end-of-game form proposes the log's army points destroyed, the
+    # conceding side losing, and the one open season.
+    proposal = league_services.default_outcome(game)
+    assert proposal["outcome"] == "a" and proposal["season"] == cast["season"].pk
+    league_services.propose_game_outcome(
+        game,
+        "a",
+        outcome=proposal["outcome"],
+        score_a=proposal["score_a"],
+        score_b=proposal["score_b"],
+        season_id=proposal["season"],
+    )
+    pairing.refresh_from_db()
+    assert pairing.result is None  # one phone is not enough
+    league_services.confirm_game_outcome(game, "b")
+    pairing.refresh_from_db()
+    assert pairing.result.game == game and pairing.result.status == "confirmed"
+    line = services.table_line(pairing)
+    assert line.winner == pairing.player_a
