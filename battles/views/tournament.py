@@ -88,9 +88,14 @@ def _page(request, tournament, member, *, report_form=None, report_table=None):
             if u.pk not in in_day
         ]
         organiser_forms = {
-            "drop_form": EntrantForm(entrants=view.active_players),
-            "adjust_form": AdjustmentForm(entrants=view.players),
-            "late_form": LateEntryForm(candidates=candidates) if candidates else None,
+            # Each form its own ids (one page, three "player" fields).
+            "drop_form": EntrantForm(entrants=view.active_players, auto_id="drop_%s"),
+            "adjust_form": AdjustmentForm(entrants=view.players, auto_id="adjust_%s"),
+            "late_form": (
+                LateEntryForm(candidates=candidates, auto_id="late_%s")
+                if candidates
+                else None
+            ),
         }
     context = {
         **tables,
