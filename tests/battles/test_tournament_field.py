@@ -9,7 +9,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
@@ -468,3 +470,83 @@ def test_a_conceded_shared_game_counts_for_its_table_once_both_phones_agree(cast
     assert pairing.result.game == game and pairing.result.status == "confirmed"
     line = services.table_line(pairing)
     assert line.winner == pairing.player_a
+
+
+def test_round_one_may_be_paired_by_club_rating(cast):
+    # carol beat everyone this season: she tops the club rating, then bob.
+    for loser in ("bob", "dave", "erin", "fanny"):
+        row = league_services.report_result(
+            cast["season"],
+            cast["carol"],
+            opponent_id=cast[loser].pk,
+            played_on=TODAY,
+            result="won",
+            score_for=200,
+            score_against=100,
+        )
+        league_services.confirm_result(row, cast[loser])
+    for loser in ("dave", "erin", "fanny"):
+        row = league_services.report_result(
+            cast["season"],
+            cast["bob"],
+            opponent_id=cast[loser].pk,
+            played_on=TODAY,
+            result="won",
+            score_for=200,
+            score_against=100,
+            second_game=True,
+        )
+        league_services.confirm_result(row, cast[loser])
+    tournament = day(cast, first_round="rating", seed="ignored")
+    first = services.create_round(tournament, cast["alice"])
+    top = first.pairings.get(table=1)
+    assert {top.player_a.username, top.player_b.username} == {"carol", "bob"}
+
+
+def test_the_live_box_and_the_home_box_answer_htmx_and_whole_pages_alike(cast):
+    tournament = day(cast)
+    first = services.create_round(tournament, cast["alice"])
+    pairing = games_of(first)[0]
+    client = signed_in(pairing.player_a)
+    for name in ("tournament_tables", "tournament_mine"):
+        url = reverse(name, args=[tournament.pk])
+        fragment = client.get(url, HTTP_HX_REQUEST="true")
+        assert fragment.status_code == 200 and b"<html" not in fragment.content
+        assert "HX-Request" in fragment["Vary"]
+        assert b"data-version" in fragment.content
+    outsider = signed_in(cast["olga"])
+    assert (
+        outsider.get(reverse("tournament_tables", args=[tournament.pk])).status_code
+        == 403
+    )
+    assert (
+        outsider.get(reverse("tournament_stream", args=[tournament.pk])).status_code
+        == 403
+    )
+
+
+def test_the_notice_board_names_each_table_s_winner(cast):
+    tournament = day(cast)
+    first = services.create_round(tournament, cast["alice"])
+    pairing = games_of(first)[0]
+    services.record_table_result(
+        tournament, cast["alice"], pairing.pk, outcome="b", score_a=190, score_b=210
+    )
+    board = signed_in(cast["bob"]).get(
+        reverse("tournament_print", args=[tournament.pk])
+    )
+    assert f"{pairing.player_b.username} wins 210–190".encode() in board.content
+
+
+def test_the_day_s_page_costs_the_same_queries_whatever_its_rounds(cast):
+    tournament = day(cast)
+    client = signed_in(cast["bob"])
+    url = reverse("tournament_tables", args=[tournament.pk])
+    counts = []
+    for _number in range(3):
+        round_ = services.create_round(tournament, cast["alice"])
+        play(cast, round_)
+        with CaptureQueriesContext(connection) as queries:
+            client.get(url)
+        counts.append(len(queries))
+    assert counts[0] == counts[1] == counts[2], counts
