@@ -299,6 +299,7 @@ urlpatterns += [
                 path("clock", tournament.tournament_clock, name="tournament_clock"),
                 path("drop", tournament.tournament_drop, name="tournament_drop"),
                 path("late", tournament.tournament_late, name="tournament_late"),
+                path("guest", tournament.tournament_guest, name="tournament_guest"),
                 path("adjust", tournament.tournament_adjust, name="tournament_adjust"),
                 path(
                     "tables/<dbid:pairing_id>/result",

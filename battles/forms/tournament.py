@@ -226,3 +226,14 @@ class LateEntryForm(LeagueForm):
         super().__init__(*args, **kwargs)
         self.fields["user"].choices = [(u.pk, u.get_username()) for u in candidates]
         self.fields["people"].choices = people_choices()
+
+
+class GuestForm(LeagueForm):
+    """A guest without an account, by name."""
+
+    name = forms.CharField(label=_("Guest's name"), max_length=60)
+    people = forms.ChoiceField(label=_("People"), required=False)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["people"].choices = people_choices()

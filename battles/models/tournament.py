@@ -110,6 +110,9 @@ class TournamentPlayer(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )
     people = models.CharField(_("people"), max_length=80, blank=True)
+    # A guest without an account: ``user`` is a stand-in that cannot sign in
+    # (inactive, no password), never a member of the club nor of the season.
+    guest = models.BooleanField(default=False)
     # A late entry is paired from this round on.
     joined_round = models.PositiveSmallIntegerField(default=1)
     # A dropped player is never paired again and stays in the standings.
@@ -173,6 +176,11 @@ class TournamentPairing(models.Model):
         blank=True,
         related_name="pairing",
     )
+    # A guest's table: its result is the day's only (the organiser enters it),
+    # never a result of the season.
+    outcome = models.CharField(max_length=4, blank=True)
+    score_a = models.PositiveIntegerField(default=0)
+    score_b = models.PositiveIntegerField(default=0)
     # Who forfeited the table's game (the organiser recorded it).
     forfeit_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -202,7 +210,7 @@ class TournamentPairing(models.Model):
     @property
     def awaits_report(self) -> bool:
         """A game table whose result is still to be reported (again)."""
-        if self.is_bye:
+        if self.is_bye or self.outcome:
             return False
         return self.result is None or self.result.status not in LIVE_RESULT
 

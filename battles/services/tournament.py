@@ -179,6 +179,14 @@ def _pairings(tournament: Tournament):
 
 
 def _game(pairing: TournamentPairing) -> GameResult | None:
+    if pairing.outcome:  # a guest's table: the day's own result
+        return GameResult(
+            pairing.player_a.username,
+            pairing.player_b.username,
+            pairing.outcome,
+            pairing.score_a,
+            pairing.score_b,
+        )
     result = pairing.result
     if result is None or result.status != ResultStatus.CONFIRMED:
         return None
@@ -333,7 +341,7 @@ def repair_round(tournament: Tournament, admin) -> TournamentRound:
         current = _current_round(locked)
         if current is None:
             raise LeagueError(_("No round is paired yet."))
-        if current.pairings.filter(result__isnull=False).exists():
+        if current.pairings.filter(~Q(outcome="") | Q(result__isnull=False)).exists():
             raise LeagueError(
                 _(
                     "A result of round %(n)s is in: the round can no longer be "
@@ -405,6 +413,38 @@ def add_late_player(
                 after_round=missed,
                 created_by=admin,
             )
+        _bump(locked)
+    return entrant
+
+
+def add_guest(
+    tournament: Tournament, admin, name: str, people: str = ""
+) -> TournamentPlayer:
+    """A guest without an account: paired like anyone (from the next round
+    once round 1 is paired); the organiser enters the results of their
+    tables, which count for the day only, never in the season."""
+    name = " ".join(name.split())[:60]
+    if not name:
+        raise LeagueError(_("Give the guest's name."), field="name")
+    with transaction.atomic():
+        locked = _lock(tournament, admin)
+        base = _("%(name)s (guest)") % {"name": name}
+        username, n = base, 1
+        while User.objects.filter(username=username).exists():
+            n += 1
+            username = f"{base} {n}"
+        # A stand-in that can never sign in: inactive, no usable password.
+        user = User(username=username, is_active=False)
+        user.set_unusable_password()
+        user.save()
+        current = _current_round(locked)
+        entrant = TournamentPlayer.objects.create(
+            tournament=locked,
+            user=user,
+            people=people,
+            guest=True,
+            joined_round=current.number + 1 if current else 1,
+        )
         _bump(locked)
     return entrant
 
@@ -487,7 +527,19 @@ def _organiser_table(locked: Tournament, pairing_id: int, admin) -> TournamentPa
     return pairing
 
 
+def _has_guest(locked: Tournament, pairing: TournamentPairing) -> bool:
+    return locked.players.filter(
+        guest=True, user_id__in=[pairing.player_a_id, pairing.player_b_id]
+    ).exists()
+
+
 def _organiser_result(locked, pairing, admin, outcome, score_a, score_b, reason):
+    """The table's result, confirmed: a result of the season, or, at a guest's
+    table, the day's own (a guest plays no season)."""
+    if _has_guest(locked, pairing):
+        pairing.outcome, pairing.score_a, pairing.score_b = outcome, score_a, score_b
+        pairing.save(update_fields=["outcome", "score_a", "score_b", "forfeit_by"])
+        return None
     row = LeagueResult.objects.create(
         season=locked.season,
         player_a=pairing.player_a,
@@ -514,7 +566,7 @@ def record_table_result(
     outcome: str,
     score_a: int,
     score_b: int,
-) -> LeagueResult:
+) -> LeagueResult | None:
     """The organiser enters a table's result (a player without a phone);
     ``outcome`` is "a", "b" or "draw" in the pairing's order."""
     if outcome not in ("a", "b", "draw"):
@@ -535,7 +587,7 @@ def record_table_result(
 
 def record_forfeit(
     tournament: Tournament, admin, pairing_id: int, forfeiter_id: int
-) -> LeagueResult:
+) -> LeagueResult | None:
     """A player forfeits the table: the other wins with the day's forfeit
     score, 0 for the forfeiter (never a score typed by a player)."""
     with transaction.atomic():
@@ -590,6 +642,12 @@ def _locked_pairing(pairing_id: int, user) -> TournamentPairing:
         raise LeagueError(_("Only the players of this table may do this."))
     if not pairing.awaits_report:
         raise LeagueError(_("This table's result is already recorded."))
+    if pairing.round.tournament.players.filter(
+        guest=True, user_id__in=[pairing.player_a_id, pairing.player_b_id]
+    ).exists():
+        raise LeagueError(
+            _("Your opponent is a guest: the organiser enters this table's result.")
+        )
     if pairing.round.tournament.finished is not None:
         raise LeagueError(_("The standings are final: the day is over."))
     return pairing
@@ -711,12 +769,24 @@ class TableLine:
 
     @property
     def has_result(self) -> bool:
+        if self.pairing.outcome:
+            return True
         result = self.pairing.result
         return result is not None and result.status in LIVE_RESULT
 
 
 def table_line(pairing: TournamentPairing) -> TableLine:
     line = TableLine(pairing)
+    if pairing.outcome:  # a guest's table
+        line.counted = True
+        line.draw = pairing.outcome == "draw"
+        a_won = pairing.outcome != "b"
+        line.winner = (
+            None if line.draw else (pairing.player_a if a_won else pairing.player_b)
+        )
+        line.winner_score = pairing.score_a if a_won else pairing.score_b
+        line.loser_score = pairing.score_b if a_won else pairing.score_a
+        return line
     result = pairing.result
     if pairing.is_bye or result is None or result.status not in LIVE_RESULT:
         return line
@@ -745,7 +815,7 @@ class RoundView:
 
     @property
     def has_results(self) -> bool:
-        return any(p.result_id is not None for p in self.pairings)
+        return any(p.result_id is not None or p.outcome for p in self.pairings)
 
 
 @dataclass
@@ -874,6 +944,7 @@ def my_table(user, tournament: Tournament | None = None) -> dict | None:
 
 __all__ = [
     "add_adjustment",
+    "add_guest",
     "attach_game_result",
     "add_late_player",
     "confirm_table_result",

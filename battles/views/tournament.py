@@ -25,6 +25,7 @@ from battles.forms.tournament import (
     AdjustmentForm,
     EntrantForm,
     ForfeitForm,
+    GuestForm,
     LateEntryForm,
     PairingReportForm,
     TableResultForm,
@@ -91,6 +92,7 @@ def _page(request, tournament, member, *, report_form=None, report_table=None):
             # Each form its own ids (one page, three "player" fields).
             "drop_form": EntrantForm(entrants=view.active_players, auto_id="drop_%s"),
             "adjust_form": AdjustmentForm(entrants=view.players, auto_id="adjust_%s"),
+            "guest_form": GuestForm(auto_id="guest_%s"),
             "late_form": (
                 LateEntryForm(candidates=candidates, auto_id="late_%s")
                 if candidates
@@ -359,6 +361,27 @@ def tournament_late(request: HttpRequest, tournament_id: int) -> HttpResponse:
             form.cleaned_data.get("people") or "",
         ),
         _("Late entry: paired from the next round."),
+    )
+
+
+@login_required
+@require_POST
+def tournament_guest(request: HttpRequest, tournament_id: int) -> HttpResponse:
+    tournament = _organiser(request, tournament_id)
+    form = GuestForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _form_error(form))
+        return redirect("tournament", tournament_id=tournament.pk)
+    return _done(
+        request,
+        tournament,
+        lambda: services.add_guest(
+            tournament,
+            request.user,
+            form.cleaned_data["name"],
+            form.cleaned_data.get("people") or "",
+        ),
+        _("Guest added: the organiser enters the results of their tables."),
     )
 
 

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.db.models import Q
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -89,6 +90,16 @@ def rules_standings(tournament, number):
     ).select_related("player_a", "result__player_a", "result__player_b"):
         if pairing.is_bye:
             byes.append(pairing.player_a.username)
+        elif pairing.outcome:  # a guest's table: the day's own result
+            games.append(
+                GameResult(
+                    pairing.player_a.username,
+                    pairing.player_b.username,
+                    pairing.outcome,
+                    pairing.score_a,
+                    pairing.score_b,
+                )
+            )
         elif pairing.result and pairing.result.status == ResultStatus.CONFIRMED:
             r = pairing.result
             games.append(
@@ -550,3 +561,38 @@ def test_the_day_s_page_costs_the_same_queries_whatever_its_rounds(cast):
             client.get(url)
         counts.append(len(queries))
     assert counts[0] == counts[1] == counts[2], counts
+
+
+def test_a_guest_without_an_account_plays_the_day_and_never_the_season(cast):
+    tournament = day(cast, names=("bob", "carol", "dave"))
+    guest = services.add_guest(tournament, cast["alice"], "  Marc   Dupont ")
+    assert guest.guest and guest.user.username == "Marc Dupont (guest)"
+    assert not guest.user.is_active and not guest.user.has_usable_password()
+    first = services.create_round(tournament, cast["alice"])
+    # Four players, no bye: the guest has a table.
+    guest_table = first.pairings.get(Q(player_a=guest.user) | Q(player_b=guest.user))
+    member = (
+        guest_table.player_b
+        if guest_table.player_a == guest.user
+        else guest_table.player_a
+    )
+    # The member cannot report a guest's table: the organiser enters it.
+    with pytest.raises(LeagueError, match="guest"):
+        services.report_pairing_result(
+            guest_table, member, result="won", score_for=1, score_against=0
+        )
+    entered = services.record_table_result(
+        tournament, cast["alice"], guest_table.pk, outcome="a", score_a=200, score_b=100
+    )
+    assert entered is None and LeagueResult.objects.count() == 0  # never the season's
+    assert (
+        services.table_line(TournamentPairing.objects.get(pk=guest_table.pk)).winner
+        == guest_table.player_a
+    )
+    assert shown_standings(tournament, 1) == rules_standings(tournament, 1)
+    with pytest.raises(LeagueError, match="can no longer be paired again"):
+        services.repair_round(tournament, cast["alice"])
+    with pytest.raises(LeagueError, match="name"):
+        services.add_guest(tournament, cast["alice"], "   ")
+    second = services.add_guest(tournament, cast["alice"], "Marc Dupont")
+    assert second.user.username == "Marc Dupont (guest) 2" and second.joined_round == 2
