@@ -57,10 +57,13 @@ def expected(tournament, number):
     ]
 
 
-def enter_result(page, pairing, score_a, score_b):
+def enter_result(page, pairing, score_a, score_b, shot_name=""):
     """The organiser's taps for a table: open it, the winner, two scores, record."""
     row = page.locator(f'.tournament-tables li[data-table="{pairing.table}"]')
     row.locator("summary").click()
+    if shot_name:
+        fits_the_phone(page)
+        shot(page, "29", shot_name, full_page=True)
     winner = pairing.player_a if score_a > score_b else pairing.player_b
     row.get_by_label(winner.username, exact=True).check()
     row.get_by_label(f"Score de {pairing.player_a.username}").fill(str(score_a))
@@ -117,7 +120,7 @@ def test_an_organiser_runs_a_swiss_evening(
     first, second = tables_of(tournament, 1)
     # The organiser enters table 1 (a player without a phone), the second
     # player winning: the board names the winner, in the pairing's order.
-    enter_result(organiser, first, 190, 210)
+    enter_result(organiser, first, 190, 210, "evening-1b-organiser-table")
     expect(organiser.locator(".messages")).to_contain_text(
         "Le résultat de la table compte."
     )
