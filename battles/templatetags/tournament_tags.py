@@ -16,9 +16,7 @@ def tournament_table_box(context) -> dict:
     found = my_table(request.user)
     if found is None:
         return {"found": None}
-    return {
-        **found,
-        "found": found,
-        "version": tournament_version(found["tournament"].pk),
-        "request": request,
-    }
+    # The version, then the table again: never a stale table under a new version.
+    version = tournament_version(found["tournament"].pk)
+    found = my_table(request.user, found["tournament"]) or found
+    return {**found, "found": found, "version": version, "request": request}

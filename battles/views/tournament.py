@@ -53,6 +53,10 @@ def _tournament_for_member(request, tournament_id: int):
 
 def _tables_context(request, tournament, shown_round: int | None = None) -> dict:
     """The current round's tables, and this person's table in it."""
+    # The version first: a change committed while the page is read makes it
+    # older than what it shows, so the stream has the phone fetch it again
+    # (read after, it could stamp stale tables with the new version).
+    version = tournament_version(tournament.pk)
     view = services.tournament_view(tournament)
     mine = None
     if view.current is not None:
@@ -65,7 +69,7 @@ def _tables_context(request, tournament, shown_round: int | None = None) -> dict
         "current": view.current,
         "mine": mine,
         "shown_round": current if shown_round is None else shown_round,
-        "version": tournament_version(tournament.pk),
+        "version": version,
         "columns": _columns(view),
         "organiser": member is not None and member.is_admin,
     }
@@ -469,12 +473,9 @@ def table_confirm(
 def tournament_mine(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The home page's "Round 3: your table 4" box, fetched when the day changes."""
     tournament, _member = _tournament_for_member(request, tournament_id)
+    version = tournament_version(tournament.pk)  # first, as in _tables_context
     found = services.my_table(request.user, tournament) or {}
-    context = {
-        **found,
-        "tournament": tournament,
-        "version": tournament_version(tournament.pk),
-    }
+    context = {**found, "tournament": tournament, "version": version}
     response = render(request, "battles/league/tournament_home.html#box", context)
     response["Vary"] = "HX-Request"
     return response
