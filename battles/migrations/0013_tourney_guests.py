@@ -4,30 +4,29 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('battles', '0012_tourney_event_rules'),
+        ("battles", "0012_tourney_event_rules"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='tournamentpairing',
-            name='outcome',
+            model_name="tournamentpairing",
+            name="outcome",
             field=models.CharField(blank=True, max_length=4),
         ),
         migrations.AddField(
-            model_name='tournamentpairing',
-            name='score_a',
+            model_name="tournamentpairing",
+            name="score_a",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='tournamentpairing',
-            name='score_b',
+            model_name="tournamentpairing",
+            name="score_b",
             field=models.PositiveIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='tournamentplayer',
-            name='guest',
+            model_name="tournamentplayer",
+            name="guest",
             field=models.BooleanField(default=False),
         ),
     ]

@@ -153,7 +153,13 @@ def test_an_organiser_runs_a_swiss_evening(
     # for the opponent, who has no phone: the button comes to her by itself.
     reporter = first.player_a
     signed_in(player, live_server, reporter)
-    player.goto(day_url)
+    # Her home page says where she plays, and leads to the day.
+    player.goto(f"{live_server.url}/")
+    home_box = player.locator(".tournament-home")
+    expect(home_box).to_contain_text(f"Ronde 2 : votre table {first.table}")
+    fits_the_phone(player)
+    shot(player, "29", "evening-2b-home", full_page=False)
+    home_box.click()
     player.get_by_label("J’ai gagné").check()
     player.get_by_label("Votre score").fill("230")
     player.get_by_label("Score de l’adversaire").fill("80")
