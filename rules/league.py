@@ -14,7 +14,13 @@ The tie-breakers are the community's, in the season's order:
 - ``goal_average``: score for minus score against over all the player's games;
 - ``score_for``: the total scored;
 - ``strength_of_schedule``: the sum, over the player's games, of that game's
-  opponent's points in the standings.
+  opponent's points in the standings;
+- ``extended_strength_of_schedule``: the sum, over the player's games, of that
+  game's opponent's ``strength_of_schedule`` (RULES_API.md "Tournament").
+
+A Swiss event (RULES_API.md "Tournament") also counts byes (a game played
+and won, ``Scheme.bye`` points, ``Scheme.bye_score`` scored, no opponent) and
+bonus or penalty points (``adjustments``), and ranks by ``SWISS_TIEBREAKERS``.
 
 Every criterion ranks the higher value first; players level on every
 criterion share a rank (``1, 2, 2, 4``) and are listed by name.
@@ -22,6 +28,7 @@ criterion share a rank (``1, 2, 2, 4``) and are listed by name.
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +38,16 @@ from openskill.models import PlackettLuce
 
 OUTCOMES = ("a", "b", "draw")
 TIEBREAKERS = ("head_to_head", "goal_average", "score_for", "strength_of_schedule")
+# The Swiss order of tie-breakers (after points), as Best Coast Pairings and
+# Longshanks rank an event: strength of schedule, then extended strength of
+# schedule, then goal average.
+SWISS_TIEBREAKERS = (
+    "strength_of_schedule",
+    "extended_strength_of_schedule",
+    "goal_average",
+)
+# Every tie-breaker a scheme may name (``TIEBREAKERS`` is a season's default).
+ALL_TIEBREAKERS = (*TIEBREAKERS, "extended_strength_of_schedule")
 SCALES = ("win_draw_loss", "graded")
 
 
@@ -69,6 +86,9 @@ class Scheme:
     differ by ``margin`` or more, *minor* otherwise, and earns
     ``major_win``/``minor_win``/``minor_loss``/``major_loss``; a draw earns
     ``draw`` either way.
+
+    In a Swiss event a bye earns ``bye`` points (default: a win's 3, as Best
+    Coast Pairings and Longshanks score it) and ``bye_score`` scored.
     """
 
     win: int = 3
@@ -81,9 +101,11 @@ class Scheme:
     minor_loss: int = 1
     major_loss: int = 0
     margin: int = 100
+    bye: int = 3
+    bye_score: int = 0
 
     def __post_init__(self) -> None:
-        unknown = [name for name in self.tiebreakers if name not in TIEBREAKERS]
+        unknown = [name for name in self.tiebreakers if name not in ALL_TIEBREAKERS]
         if unknown:
             raise ValueError(f"Unknown tie-breaker(s): {', '.join(unknown)}.")
         if len(set(self.tiebreakers)) != len(self.tiebreakers):
@@ -92,6 +114,11 @@ class Scheme:
             raise ValueError(f"The points scale is one of {SCALES}.")
         if self.margin < 1:
             raise ValueError("The margin of a major result is at least 1.")
+        for value in (self.bye, self.bye_score):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(
+                    "A bye's points and score are whole numbers, 0 or more."
+                )
 
     def points(self, result: GameResult) -> tuple[int, int]:
         """The points ``(player_a, player_b)`` earn for ``result``."""
@@ -123,6 +150,7 @@ class Standing:
     strength_of_schedule: int
     head_to_head: int = 0
     shared: bool = False
+    extended_strength_of_schedule: int = 0
 
 
 @dataclass
@@ -138,6 +166,7 @@ class _Line:
     opponents: list[str] = field(default_factory=list)
     head_to_head: int = 0
     strength_of_schedule: int = 0
+    extended_strength_of_schedule: int = 0
 
 
 def _key(line: _Line, tiebreakers: Sequence[str]) -> tuple[int, ...]:
@@ -146,6 +175,7 @@ def _key(line: _Line, tiebreakers: Sequence[str]) -> tuple[int, ...]:
         "goal_average": line.score_for - line.score_against,
         "score_for": line.score_for,
         "strength_of_schedule": line.strength_of_schedule,
+        "extended_strength_of_schedule": line.extended_strength_of_schedule,
     }
     return (line.points, *(values[name] for name in tiebreakers))
 
@@ -154,13 +184,32 @@ def standings(
     players: Iterable[str],
     results: Iterable[GameResult],
     scheme: Scheme = Scheme(),  # noqa: B008 - frozen, never changed
+    *,
+    byes: Iterable[str] = (),
+    adjustments: Mapping[str, int] | None = None,
 ) -> list[Standing]:
     """The season's standings, best first (see the module's docstring).
 
-    Players named by a result but not in ``players`` are listed too.
+    Players named by a result but not in ``players`` are listed too. Each
+    name in ``byes`` is one bye of that player: one game played and won,
+    ``scheme.bye`` points, ``scheme.bye_score`` scored, no opponent (nothing
+    added to anyone's strength of schedule). ``adjustments`` adds bonus (or,
+    below 0, penalty) points to a player's points before any tie-breaker.
+    A strength of schedule sums the opponents' points as the standings show
+    them (their byes and adjustments included).
     """
     results = list(results)
     lines: dict[str, _Line] = {name: _Line(name) for name in players}
+    for name in byes:
+        line = lines.setdefault(name, _Line(name))
+        line.played += 1
+        line.won += 1
+        line.points += scheme.bye
+        line.score_for += scheme.bye_score
+    for name, extra in (adjustments or {}).items():
+        if isinstance(extra, bool) or not isinstance(extra, int):
+            raise ValueError("Bonus and penalty points are whole numbers.")
+        lines.setdefault(name, _Line(name)).points += extra
     for result in results:
         for name in (result.player_a, result.player_b):
             lines.setdefault(name, _Line(name))
@@ -185,6 +234,10 @@ def standings(
             loser.lost += 1
     for line in lines.values():
         line.strength_of_schedule = sum(lines[o].points for o in line.opponents)
+    for line in lines.values():
+        line.extended_strength_of_schedule = sum(
+            lines[o].strength_of_schedule for o in line.opponents
+        )
     # The mini-league of each group level on points, computed once per group.
     groups: dict[int, set[str]] = {}
     for line in lines.values():
@@ -228,6 +281,7 @@ def standings(
                 strength_of_schedule=line.strength_of_schedule,
                 head_to_head=line.head_to_head,
                 shared=shared,
+                extended_strength_of_schedule=line.extended_strength_of_schedule,
             )
         )
     return table
@@ -320,6 +374,22 @@ def ratings(results: Iterable[GameResult]) -> dict[str, Rating]:
 # --- pairings ------------------------------------------------------------------
 
 
+def seed_order(players: Iterable[str], seed: str) -> list[str]:
+    """``players`` shuffled by ``seed``: sorted by the SHA-256 of the seed and
+    the name (stable across Python versions, unlike ``random.Random``)."""
+    return sorted(players, key=lambda p: _first_round_key(p, seed, None))
+
+
+def _first_round_key(
+    player: str, seed: str, seeding: Sequence[str] | None
+) -> tuple[int, str, str]:
+    if seeding is not None:
+        place = list(seeding).index(player) if player in seeding else len(seeding)
+        return place, "", player
+    digest = hashlib.sha256(f"{seed}\n{player}".encode()).hexdigest()
+    return 0, digest, player
+
+
 def round_robin(players: Sequence[str]) -> list[list[tuple[str, str]]]:
     """Every player meets every other once: the circle method.
 
@@ -357,8 +427,20 @@ def swiss_round(
     scheme: Scheme = Scheme(),  # noqa: B008 - frozen, never changed
     byes: Iterable[str] = (),
     groups: Mapping[str, str] | None = None,
+    seed: str = "",
+    seeding: Sequence[str] | None = None,
+    adjustments: Mapping[str, int] | None = None,
 ) -> list[tuple[str, str | None]]:
     """The next round of a Swiss tournament: pairs, best table first.
+
+    Players are ranked by ``standings`` with their ``byes`` (a bye's points
+    count) and ``adjustments``. With no result yet (no game of any of
+    ``players``), players level on points are ordered by ``seeding`` when
+    given (a club rating, best first; names not in it after, by name), else
+    by a shuffle determined by ``seed``: each name's SHA-256 with the seed
+    (the same seed, the same pairs, on every Python); with an empty seed and
+    no ``seeding``, by name. A dropped player is simply not in ``players``; a
+    late one is, with fewer results.
 
     ``(player, None)`` is a bye, listed last. Every player of ``players`` is
     in exactly one pair; ``results`` are the games played so far (a game of
@@ -389,9 +471,19 @@ def swiss_round(
         return []
     results = list(results)
     wanted = set(players)
-    table = [row for row in standings(players, results, scheme) if row.player in wanted]
+    byes = list(byes)
+    table = [
+        row
+        for row in standings(
+            players, results, scheme, byes=byes, adjustments=adjustments
+        )
+        if row.player in wanted
+    ]
     order = [row.player for row in table]
     points = {row.player: row.points for row in table}
+    first_round = not any(r.player_a in wanted or r.player_b in wanted for r in results)
+    if first_round and (seed or seeding is not None):
+        order.sort(key=lambda p: (-points[p], *_first_round_key(p, seed, seeding)))
     rank = {player: index for index, player in enumerate(order)}
     bye_count = Counter(byes)
     pairs: list[tuple[str, str | None]] = []
@@ -446,7 +538,9 @@ __all__ = [
     "PROVISIONAL_GAMES",
     "RATING_BASE",
     "RATING_SCALE",
+    "ALL_TIEBREAKERS",
     "SCALES",
+    "SWISS_TIEBREAKERS",
     "Scheme",
     "ShownRating",
     "Standing",
@@ -454,6 +548,7 @@ __all__ = [
     "rating_changes",
     "ratings",
     "round_robin",
+    "seed_order",
     "shown_rating",
     "standings",
     "swiss_round",

@@ -47,6 +47,7 @@ from battles.models.once import FormSubmission  # noqa: F401, E402
 from battles.models.ratelimit import RateLimitHit  # noqa: F401, E402
 from battles.models.tournament import (  # noqa: F401, E402
     Tournament,
+    TournamentAdjustment,
     TournamentPairing,
     TournamentPlayer,
     TournamentRound,

@@ -1497,6 +1497,11 @@ def confirm_game_outcome(game: Game, side: str, *, sides_held=()) -> GameOutcome
         setattr(current, f"agreed_{side}", True)
         if current.season_id is not None:
             current.result = _result_from_game(locked, current)
+            # A tournament table of these two players waiting for its result
+            # takes it at once (issue #29: one step from the game to the table).
+            from battles.services.tournament import attach_game_result
+
+            attach_game_result(current.result)
         current.save()
         transaction.on_commit(lambda: announce_outcome(locked.pk))
     return current
