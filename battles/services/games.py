@@ -919,7 +919,8 @@ def seat_roles(game: Game, owner: Owner) -> set[str]:
 def games_of(owner: Owner, limit: int = 50) -> list[Game]:
     """The games where ``owner`` (an account or a guest) holds a seat, newest first."""
     games = Game.objects.for_user_or_guest(owner.user_id, owner.guest_key)
-    return list(games.prefetch_related("seats")[:limit])
+    games = games.select_related("outcome").prefetch_related("seats")
+    return list(games[:limit])
 
 
 def reloaded(game: Game) -> Game:
