@@ -47,6 +47,7 @@ from rules.game import (
 from rules.game.common import CountingDice
 from rules.game.evolve import META_KINDS
 from rules.game.state import CHARACTERISTICS
+from rules.story import StoryCheck, check_story
 from rules.verify import RollCheck, check_rolls
 
 
@@ -270,6 +271,7 @@ def _append(
     command_hash: str,
     dice: CountingDice | None,
     dice_source: str,
+    command: Mapping[str, Any] | None = None,
 ) -> list[GameEvent]:
     """Append one action's events and store the state the engine built."""
     action = game.version + 1
@@ -287,6 +289,7 @@ def _append(
                 payload=raw.get("payload") or {},
                 idempotency_key=key if first else "",
                 command_hash=command_hash if first else "",
+                command=dict(command) if first and command is not None else None,
                 dice=(dice.faces if dice and first else []),
                 dice_source=dice_source if first and dice and dice.faces else "",
                 state_before=game.state if first else None,
@@ -435,6 +438,7 @@ def perform_actions(
             command_hash=command_hash,
             dice=dice,
             dice_source="entered" if faces is not None else "seeded",
+            command=command,
         )
         note_acted(locked.pk, rows[-1].seq, side)  # its phone gets no push
     return ActionResult(game=locked, events=rows)
@@ -865,6 +869,15 @@ def verify_dice(game: Game, *, as_shown: bool = False) -> list[RollCheck]:
     return check_rolls(_dice_rows(game), secret)
 
 
+def verify_story(game: Game) -> StoryCheck | None:
+    """The log replayed through the rules, every result checked
+    (``rules.story``); None before the end (the verify page's verdict)."""
+    if not game.finished:
+        return None
+    events = exported_log(game)["events"]
+    return check_story(events, game.dice_mode, finished=True)
+
+
 def _dice_rows(game: Game) -> list[dict[str, Any]]:
     """The log's events that bear on the dice, as the downloaded log holds them."""
     rows = game.events.filter(Q(kind="dice_drawn") | ~Q(dice_source="")).order_by("seq")
@@ -874,7 +887,8 @@ def _dice_rows(game: Game) -> list[dict[str, Any]]:
     ]
 
 
-LOG_FORMAT = "confrontation-game-log/1"
+# /2: each action's first event carries its ``command`` (rules.story).
+LOG_FORMAT = "confrontation-game-log/2"
 
 
 def exported_log(game: Game) -> dict[str, Any]:
@@ -888,6 +902,7 @@ def exported_log(game: Game) -> dict[str, Any]:
             "dice": event.dice,
             "dice_source": event.dice_source,
             "created": event.created.isoformat(),
+            **({"command": event.command} if event.command is not None else {}),
         }
         for event in game.events.order_by("seq")
     ]
@@ -951,6 +966,7 @@ __all__ = [
     "side_setup",
     "undo_last_action",
     "verify_dice",
+    "verify_story",
     "exported_log",
     "request_dice_mode",
     "answer_dice_mode",

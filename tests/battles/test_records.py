@@ -75,3 +75,72 @@ def test_the_filter_by_fighter_keeps_exactly_the_lines_that_name_it(game, owner_
         assert only, fighter
         assert all(named.search(text) for text in only)
         assert len(only) == sum(1 for text in every if named.search(text))
+
+
+# --- the log proves the story -------------------------------------------------------
+
+
+def play_to_the_end(game, seed=4):
+    import random
+
+    from tests.support.game_bot import next_command
+
+    rng = random.Random(seed)
+    for _ in range(3000):
+        game.refresh_from_db()
+        if game.finished:
+            return game
+        side, command = next_command(game.state, rng)
+        services.perform_action(game, side, command)
+    raise AssertionError("the bot did not finish the game")
+
+
+def test_verify_game_replays_the_log_and_refuses_a_result_edited_to_match(
+    game, owner_client, tmp_path, capsys
+):
+    import json
+
+    from django.core.management import CommandError, call_command
+
+    game = play_to_the_end(game)
+    log = owner_client.get(f"/games/{game.public_id}/log.json").json()
+    assert log["format"] == "confrontation-game-log/2"
+    firsts = [e for e in log["events"] if e["seq"] == e["action"]]
+    assert all("command" in e for e in firsts if e["kind"] != "game_started")
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(log))
+    call_command("verify_game", str(path))
+    out = capsys.readouterr().out
+    assert "decided again by the rules" in out and "events match" in out
+    page = owner_client.get(f"/games/{game.public_id}/verify").content.decode()
+    assert 'id="story-verdict"' in page and "message-success" in page
+    assert "Every result of the log follows from its commands and faces" in page
+    # A test's result turned round: the faces still match the seed, the story
+    # does not (issue 31: verify_game proved the dice, not the results).
+    test = next(e for e in log["events"] if e["kind"] == "test_resolved")
+    test["payload"]["success"] = not test["payload"]["success"]
+    path.write_text(json.dumps(log))
+    with pytest.raises(
+        CommandError, match=rf"at event {test['seq']} \(test_resolved\)"
+    ):
+        call_command("verify_game", str(path))
+    out = capsys.readouterr().out
+    assert "match the seed" in out  # the dice alone would have passed
+    assert f"event {test['seq']} (test_resolved)" in out and "payload.success" in out
+    # The faces alone can still be checked (a log from before commands).
+    call_command("verify_game", str(path), "--dice-only")
+    assert "Results not checked" in capsys.readouterr().out
+
+
+def test_the_verify_page_names_the_first_event_the_rules_do_not_give(
+    game, owner_client
+):
+    from battles.models import GameEvent
+
+    game = play_to_the_end(game, seed=6)
+    test = GameEvent.objects.filter(game=game, kind="test_resolved").first()
+    test.payload = {**test.payload, "success": not test.payload["success"]}
+    test.save(update_fields=["payload"])
+    page = owner_client.get(f"/games/{game.public_id}/verify").content.decode()
+    assert "message-error" in page
+    assert f"Event {test.seq} (test_resolved)" in page
