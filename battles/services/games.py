@@ -323,11 +323,34 @@ def _store_state(game: Game, state: dict[str, Any], rows: list[GameEvent]) -> No
     transaction.on_commit(lambda: announce(game.pk, version))
 
 
+# The commands that commute with one another: two phones ticking their own
+# upkeep lines in the same second (issue 31). A tap of these made on an older
+# version is applied on the new one when everything since was of them too (the
+# rules then check it again on the game as it stands).
+COMMUTING = frozenset({"tick_upkeep"})
+COMMUTING_EVENTS = frozenset({"upkeep_ticked", "dice_drawn"})
+
+
+def _only_commuting_since(game: Game, version: int) -> bool:
+    """Whether every event after ``version`` is an upkeep line ticked."""
+    if version < 1 or version > game.version:
+        return False
+    kinds = set(game.events.filter(seq__gt=version).values_list("kind", flat=True))
+    return kinds <= COMMUTING_EVENTS
+
+
 def _open_action(
-    game: Game, key: str, command_hash: str, expected_version: int | None
+    game: Game,
+    key: str,
+    command_hash: str,
+    expected_version: int | None,
+    *,
+    commutes: bool = False,
 ) -> tuple[Game, ActionResult | None]:
     """Lock the game, then: a tap seen before (its earlier answer), or a stale
-    one (``StaleAction``), or the locked game to act on (DESIGN: the flow)."""
+    one (``StaleAction``), or the locked game to act on (DESIGN: the flow).
+    ``commutes``: the tap's commands commute with the upkeep ticks, so a tap
+    made on an older version, with only ticks since, is applied."""
     locked = _locked_game(game)
     if expected_version == locked.version:
         # Applying a tap moves the version on, for good: a tap made on the
@@ -336,6 +359,8 @@ def _open_action(
         return locked, None
     repeat = _repeat_of(locked, key, command_hash)
     if repeat is None and expected_version is not None:
+        if commutes and _only_commuting_since(locked, expected_version):
+            return locked, None
         raise StaleAction(_("The game moved on: here is where it stands now."))
     return locked, repeat
 
@@ -393,7 +418,11 @@ def perform_actions(
     types = {c.get("type") for c in commands}
     with transaction.atomic():
         locked, repeat = _open_action(
-            game, idempotency_key, command_hash, expected_version
+            game,
+            idempotency_key,
+            command_hash,
+            expected_version,
+            commutes=types <= COMMUTING,
         )
         if repeat is not None:
             return repeat

@@ -144,3 +144,74 @@ def test_the_verify_page_names_the_first_event_the_rules_do_not_give(
     page = owner_client.get(f"/games/{game.public_id}/verify").content.decode()
     assert "message-error" in page
     assert f"Event {test.seq} (test_resolved)" in page
+
+
+# --- two phones ticking their own upkeep lines ----------------------------------------
+
+
+def _to_upkeep_with_both_sides_lines(game):
+    import random
+
+    from rules.game import legal_actions
+    from tests.support.game_bot import next_command
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        game.refresh_from_db()
+        state = game.state
+        if state["phase"] == "upkeep" and not state["pending"]:
+            ticks = {
+                side: [
+                    e["choices"]["key"][0]
+                    for e in legal_actions(state, side)
+                    if e["type"] == "tick_upkeep"
+                ]
+                for side in ("a", "b")
+            }
+            if ticks["a"] and ticks["b"]:
+                return game, ticks
+        if game.finished:
+            break
+        side, command = next_command(state, rng)
+        services.perform_action(game, side, command)
+    pytest.skip("no upkeep with both sides' lines in this game")
+
+
+def _tick(client, game, side, key, version):
+    from tests.support.game_steps import act
+
+    return act(client, game, side=side, type="tick_upkeep", key=key, version=version)
+
+
+def test_two_phones_ticking_their_own_upkeep_lines_at_once_are_both_applied(
+    game, owner_client, opponent_client
+):
+    game, ticks = _to_upkeep_with_both_sides_lines(game)
+    version = game.version
+    first = _tick(owner_client, game, "a", ticks["a"][0], version)
+    assert first.status_code == 200
+    # Bruno's phone tapped on the same version, before the push arrived.
+    second = _tick(opponent_client, game, "b", ticks["b"][0], version)
+    assert second.status_code == 200
+    assert "moved on" not in second.content.decode()
+    game.refresh_from_db()
+    ticked = game.state["upkeep"]["ticked"] if game.state["upkeep"] else None
+    kinds = list(game.events.filter(seq__gt=version).values_list("kind", "side"))
+    assert ("upkeep_ticked", "a") in kinds and ("upkeep_ticked", "b") in kinds
+    if ticked is not None:
+        assert {ticks["a"][0], ticks["b"][0]} <= set(ticked)
+
+
+def test_a_tap_on_an_older_version_after_another_kind_of_action_is_still_stale(
+    game, owner_client
+):
+    perform(
+        game, "a", {"type": "set_sequence", "order": game.state["sides"]["a"]["cards"]}
+    )
+    with pytest.raises(services.StaleAction):
+        services.perform_action(
+            game,
+            "b",
+            {"type": "tick_upkeep", "key": "x"},
+            expected_version=game.version - 1,
+        )
