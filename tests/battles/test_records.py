@@ -215,3 +215,16 @@ def test_a_tap_on_an_older_version_after_another_kind_of_action_is_still_stale(
             {"type": "tick_upkeep", "key": "x"},
             expected_version=game.version - 1,
         )
+
+
+# --- wording and figures ----------------------------------------------------------
+
+
+def test_three_in_thirty_six_reads_8_3_percent_even_where_the_row_misses_100():
+    from django.utils import translation
+
+    from battles.presenters.game.common import percents
+
+    row = ["3/36", "3/36", "30/36"]  # 8,33 + 8,33 + 83,33: 99,9 once rounded
+    with translation.override("fr"):
+        assert percents(row) == ["8,3\u00a0%", "8,3\u00a0%", "83,3\u00a0%"]
