@@ -228,3 +228,44 @@ def test_three_in_thirty_six_reads_8_3_percent_even_where_the_row_misses_100():
     row = ["3/36", "3/36", "30/36"]  # 8,33 + 8,33 + 83,33: 99,9 once rounded
     with translation.override("fr"):
         assert percents(row) == ["8,3\u00a0%", "8,3\u00a0%", "83,3\u00a0%"]
+
+
+def test_the_french_log_says_le_camp_b_prendra_la_parole():
+    from django.utils import translation
+
+    from battles.presenters.game.strategic import _first_chosen
+
+    with translation.override("fr"):
+        assert _first_chosen({"first": "b"}, "", {})[0] == (
+            "Le camp B prendra la parole en premier."
+        )
+        assert _first_chosen({"first": "a"}, "", {})[0].startswith("Le camp A ")
+    with translation.override("en"):
+        assert _first_chosen({"first": "b"}, "", {})[0] == "Side B will speak first."
+
+
+def test_enchainement_says_one_die_or_two_dice_in_french():
+    from django.utils import translation
+
+    from battles.presenters.game.combat import _placed_text
+
+    placed = {"label": "Garde", "attack": 2, "defence": 1}
+    with translation.override("fr"):
+        one = _placed_text({**placed, "sequence": 1})
+        two = _placed_text({**placed, "sequence": 2})
+    assert "1 dé de plus (−2 en ATT et en DEF)" in one
+    assert "2 dés de plus (−4 en ATT et en DEF)" in two
+    with translation.override("en"):
+        assert "1 extra die " in _placed_text({**placed, "sequence": 1})
+
+
+def test_a_custom_cards_source_is_translated(griffons, make_card):
+    from django.utils import translation
+
+    from battles.models.armies import CardSource
+
+    card = make_card(griffons, name="Maison", source=CardSource.CUSTOM)
+    with translation.override("fr"):
+        assert card.attribution == "personnalisé"
+    with translation.override("en"):
+        assert card.attribution == "custom"
