@@ -269,3 +269,34 @@ def test_a_custom_cards_source_is_translated(griffons, make_card):
         assert card.attribution == "personnalisé"
     with translation.override("en"):
         assert card.attribution == "custom"
+
+
+def test_a_new_custom_card_lands_on_the_page_that_lists_it(guest_client, wolfen):
+    from battles.models.armies import ReferenceCard
+
+    response = guest_client.post(
+        "/armies/cards/new/",
+        {
+            "name": "Chasseur",
+            "people": wolfen.pk,
+            "size": "normal",
+            "base_shape": "square",
+            "fighters_per_card": 1,
+            "att": 4,
+            "force": 6,
+            "cou": 4,
+            "cost": 21,
+        },
+        HTTP_HX_REQUEST="true",
+    )
+    card = ReferenceCard.objects.get(name="Chasseur")
+    landing = response["HX-Redirect"]
+    assert landing == f"/armies/?card={card.pk}#card-{card.pk}"
+    page = guest_client.get(landing.split("#")[0]).content.decode()
+    assert f'id="card-{card.pk}"' in page
+    item = re.search(rf'<li id="card-{card.pk}".*?</li>', page, re.S).group(0)
+    assert "Chasseur" in item and "créée" in item  # a French phone
+    # Another person's page does not list it.
+    from django.test import Client
+
+    assert "Chasseur" not in Client().get("/armies/").content.decode()
