@@ -112,15 +112,30 @@ def test_a_failed_courage_test_edited_into_a_success_and_its_rout_deleted_is_ref
     assert f"event {test['seq']} (test_resolved)" in str(story.difference)
 
 
-def test_a_roll_of_the_apps_dice_relabelled_typed_is_refused():
-    table = a_failed_courage_test()
-    events = copy.deepcopy(table.events)
-    for event in events:
-        if event.get("dice_source") == "entered":
-            event["dice_source"] = "entered"
-    # The game rolled the app's dice throughout: no typed face may appear.
-    story = check_story(events, "app")
+def test_typed_faces_in_a_game_of_the_apps_dice_are_refused():
+    """A roll of the app's dice relabelled "typed" would escape the seed's
+    check: typed faces are accepted only while the game rolled real dice."""
+    table = a_failed_courage_test()  # its roll's faces were typed
+    assert check_story(table.events, "entered").ok
+    story = check_story(table.events, "app")  # a game of the app's dice
     assert story.difference.problem == "typed_in_app_mode"
+    assert story.difference.kind == "roll_updated"
+    # Switched to real dice before the roll (the log says so): accepted.
+    switched = copy.deepcopy(table.events)
+    roll = next(e for e in switched if e.get("dice_source") == "entered")
+    at = switched.index(roll)
+    switched.insert(
+        at,
+        {"seq": 0, "action": 0, "kind": "dice_mode_changed", "side": "a",
+         "payload": {"mode": "entered"}},
+    )  # fmt: skip
+    for seq, event in enumerate(switched, start=1):
+        if event is switched[at] or event["action"] == event["seq"]:
+            event["action"] = seq
+        else:
+            event["action"] = switched[seq - 2]["action"]
+        event["seq"] = seq
+    assert check_story(switched, "entered").ok
 
 
 def test_an_action_without_its_command_cannot_prove_its_results():
