@@ -300,3 +300,52 @@ def test_a_new_custom_card_lands_on_the_page_that_lists_it(guest_client, wolfen)
     from django.test import Client
 
     assert "Chasseur" not in Client().get("/armies/").content.decode()
+
+
+def test_the_summary_shows_a_friendly_fire_kill_on_its_own_row():
+    from types import SimpleNamespace
+
+    from django.template.loader import render_to_string
+    from django.utils import translation
+
+    def side(**values):
+        base = {
+            "survivors": ["x"],
+            "fighters": 3,
+            "wound_steps_dealt": 0,
+            "army_points_destroyed": 0,
+            "eliminated_foes": 0,
+            "friendly_fire_losses": 0,
+            "tests": 0,
+            "successes": 0,
+            "expected": 0.0,
+            "luck": 0.0,
+            "typed_tests": 0,
+        }
+        return {**base, **values}
+
+    summary = {
+        "sides": {
+            "a": side(
+                eliminated_foes=1, friendly_fire_losses=1, army_points_destroyed=20
+            ),
+            "b": side(army_points_destroyed=35),  # A's friend shot down counts for B
+        },
+        "sequences": [],
+    }
+    with translation.override("en"):
+        html = render_to_string(
+            "battles/games/summary.html",
+            {"summary": summary, "state": {}, "game": SimpleNamespace(public_id="abc")},
+        )
+    rows = dict(
+        re.findall(r'<th scope="row">([^<]*)</th><td>([^<]*)</td><td>[^<]*</td>', html)
+    )
+    assert rows["Foes eliminated"] == "1"
+    assert (
+        rows[
+            "Own fighters eliminated by friendly fire (their points count for the "
+            "other side)"
+        ]
+        == "1"
+    )
