@@ -303,9 +303,30 @@ def check_story(
     ``final_dice_mode``: the game's dice mode at the end (the downloaded
     log's ``dice_mode``), from which the mode of each action is read back.
     ``finished``: the log must tell a whole game, up to its end (a log is
-    downloaded once the game is over: a log cut short is refused).
+    downloaded once the game is over: a log cut short is refused). A log
+    that is not even a list of events gets a ``malformed`` difference.
     """
     events = list(events)
+    try:
+        return _check_story(events, final_dice_mode, finished)
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        where = next(
+            (
+                e
+                for e in events
+                if not isinstance(e, Mapping)
+                or not isinstance(e.get("payload", {}), Mapping)
+            ),
+            None,
+        )
+        seq = where.get("seq") if isinstance(where, Mapping) else None
+        kind = str(where.get("kind")) if isinstance(where, Mapping) else "?"
+        return StoryCheck(0, len(events), Difference(seq, kind, "malformed"))
+
+
+def _check_story(
+    events: list[Mapping[str, Any]], final_dice_mode: str | None, finished: bool
+) -> StoryCheck:
     groups, difference = _groups(events)
     if difference:
         return StoryCheck(0, len(events), difference)

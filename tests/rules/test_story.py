@@ -239,7 +239,7 @@ def test_the_bot_game_is_long_enough_to_mean_something():
 )
 @given(
     where=hs.integers(min_value=0, max_value=10**6),
-    how=hs.sampled_from(["change", "drop", "drop_renumber", "duplicate"]),
+    how=hs.sampled_from(["change", "replace", "drop", "drop_renumber", "duplicate"]),
     pick=hs.integers(min_value=0, max_value=10**6),
     salt=hs.integers(min_value=0, max_value=10**6),
 )
@@ -261,6 +261,13 @@ def test_every_single_event_tampering_is_refused_or_changes_nothing(
         if new == value:
             return
         _set(events[index], path, new)
+    elif how == "replace":
+        # A whole part of the event replaced by something of another shape.
+        keys = [k for k in events[index] if k != "created"]
+        key = keys[pick % len(keys)]
+        events[index][key] = rng.choice([None, 0, "x", [], {}, [1], {"a": 1}])
+        if events[index][key] == original[index].get(key):
+            return
     elif how == "drop":
         del events[index]
     elif how == "drop_renumber":
