@@ -100,3 +100,31 @@ def test_a_new_custom_card_lands_where_it_is_listed(site, phones):
     assert "created" in item.inner_text()
     shot(page, SHOTS, "new-card-landing")
     assert phones["problems"].items == [], "\n".join(phones["problems"].items)
+
+
+def test_the_verify_page_says_every_result_follows_from_the_commands(site, phones):
+    game = shell("setup_game()", site)
+    public_id = game["public_id"]
+    shell(f"play_actions({public_id!r}, 40)", site)
+    shell_json(
+        "import json; from battles.models.games import Game; "
+        "from battles.services.games import perform_action; "
+        f"g = Game.objects.get(public_id={public_id!r}); "
+        "perform_action(g, 'a', {'type': 'concede'}); print(json.dumps({}))",
+        site["env"],
+    )
+    page = phones["a"]
+    page.context.add_cookies(
+        [{"name": "sessionid", "value": game["sessions"]["a"], "url": site["base"]}]
+    )
+    page.goto(f"{site['base']}/games/{public_id}/verify")
+    verdict = page.locator("#story-verdict")
+    verdict.scroll_into_view_if_needed()
+    assert "Every result of the log follows from its commands and faces" in (
+        verdict.inner_text()
+    )
+    assert "message-success" in verdict.get_attribute("class")
+    box = verdict.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 360  # no overflow
+    shot(page, SHOTS, "verify-story")
+    assert phones["problems"].items == [], "\n".join(phones["problems"].items)
