@@ -25,7 +25,10 @@ What else must hold, or the story is refused:
   "typed" to escape the seed's check): the mode in force at each action is
   read back from the log's ``dice_mode`` (the last one) and its
   ``dice_mode_changed`` events;
-- every logged face used, none missing.
+- every logged face used, none missing;
+- once an action carries its command, every later one does: only the log's
+  first actions may lack theirs (a game begun before commands were recorded);
+  those are folded as logged and counted ``unchecked``, never proven.
 
 Pure: the log as the downloaded JSON holds it (``rules.verify`` describes its
 fields). The log carries no signature: what this proves is that the log is
@@ -47,7 +50,7 @@ from typing import Any
 
 from rules.dice import DiceExhausted, ScriptedDice
 from rules.errors import IllegalAction
-from rules.game import decide_and_fold, replay, undo_target
+from rules.game import decide_and_fold, evolve, replay, undo_target
 from rules.game.evolve import META_KINDS
 
 APP_DICE = "app"
@@ -105,15 +108,24 @@ PROBLEMS = {
 
 @dataclass(frozen=True)
 class StoryCheck:
-    """The story's verdict: ``actions`` re-derived, the first ``difference``."""
+    """The story's verdict: ``actions`` re-derived, the first ``difference``;
+    ``unchecked``: the actions logged before commands were recorded (the
+    log's first ones, folded as logged: their results are not proven)."""
 
     actions: int
     events: int
     difference: Difference | None
+    unchecked: int = 0
 
     @property
     def ok(self) -> bool:
+        """No difference found (the unchecked actions apart)."""
         return self.difference is None
+
+    @property
+    def proven(self) -> bool:
+        """Every action's results re-derived and matching."""
+        return self.ok and self.unchecked == 0
 
 
 def _shown(value: Any) -> str:
@@ -340,7 +352,8 @@ def _check_story(
     modes = dice_modes(events, final_dice_mode)
     seen: list[Mapping[str, Any]] = []
     state: dict[str, Any] | None = None
-    actions = 0
+    actions = unchecked = 0
+    recorded = False  # an action with its command was seen
     for group in groups:
         first = group[0]
         seq, kind = first["seq"], str(first.get("kind"))
@@ -371,13 +384,22 @@ def _check_story(
                             ),
                         )
                     state = replay([*seen, first])
+            elif "command" not in first and not recorded:
+                # Logged before commands were recorded (a game begun before
+                # this check existed): folded as logged, counted unchecked.
+                for event in group:
+                    state = evolve(state, _plain(dict(event)))
+                unchecked += 1
             else:
+                recorded = True
                 state, difference = _check_action(state, group, modes[seq])
                 actions += 1
                 if difference:
-                    return StoryCheck(actions, len(events), difference)
+                    return StoryCheck(actions, len(events), difference, unchecked)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-            return StoryCheck(actions, len(events), Difference(seq, kind, "malformed"))
+            return StoryCheck(
+                actions, len(events), Difference(seq, kind, "malformed"), unchecked
+            )
         seen.extend(group)
     if finished and (state is None or state.get("phase") != "finished"):
         last = events[-1]
@@ -385,8 +407,9 @@ def _check_story(
             actions,
             len(events),
             Difference(last["seq"], str(last.get("kind")), "unfinished"),
+            unchecked,
         )
-    return StoryCheck(actions, len(events), None)
+    return StoryCheck(actions, len(events), None, unchecked)
 
 
 __all__ = ["PROBLEMS", "Difference", "StoryCheck", "check_story", "dice_modes"]

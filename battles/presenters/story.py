@@ -47,6 +47,16 @@ def story_verdict(check: StoryCheck | None) -> dict[str, Any] | None:
     """What the verify page says of the story: ``ok`` and one sentence."""
     if check is None:
         return None
+    if check.ok and check.unchecked:
+        return {
+            "ok": None,  # neither proven nor refuted
+            "text": _(
+                "The first %(unchecked)s actions were logged before commands were "
+                "recorded: their results cannot be checked, only their dice. The "
+                "%(actions)s actions after them follow from their commands and faces."
+            )
+            % {"unchecked": check.unchecked, "actions": check.actions},
+        }
     if check.ok:
         return {
             "ok": True,

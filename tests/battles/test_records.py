@@ -112,6 +112,7 @@ def test_verify_game_replays_the_log_and_refuses_a_result_edited_to_match(
     call_command("verify_game", str(path))
     out = capsys.readouterr().out
     assert "decided again by the rules" in out and "events match" in out
+    assert f"All {len(log['events'])} events of the log are proven" in out
     page = owner_client.get(f"/games/{game.public_id}/verify").content.decode()
     assert 'id="story-verdict"' in page and "message-success" in page
     assert "Every result of the log follows from its commands and faces" in page
@@ -349,3 +350,30 @@ def test_the_summary_shows_a_friendly_fire_kill_on_its_own_row():
         ]
         == "1"
     )
+
+
+def test_a_game_logged_before_commands_were_recorded_is_said_unchecked_not_proven(
+    game, owner_client, tmp_path, capsys
+):
+    import json
+
+    from django.core.management import CommandError, call_command
+
+    from battles.models import GameEvent
+
+    perform(
+        game, "a", {"type": "set_sequence", "order": game.state["sides"]["a"]["cards"]}
+    )
+    perform(game, "b", {"type": "concede"})
+    GameEvent.objects.filter(game=game).update(command=None)  # an older game
+    page = owner_client.get(f"/games/{game.public_id}/verify").content.decode()
+    verdict = re.search(r'<p class="message ([^"]*)" id="story-verdict">', page)
+    assert verdict and verdict.group(1).strip() == ""  # neither green nor red
+    assert "logged before commands were recorded" in page
+    path = tmp_path / "old.json"
+    path.write_text(
+        json.dumps(owner_client.get(f"/games/{game.public_id}/log.json").json())
+    )
+    with pytest.raises(CommandError, match="cannot be proven"):
+        call_command("verify_game", str(path))
+    call_command("verify_game", str(path), "--dice-only")

@@ -138,6 +138,22 @@ def test_typed_faces_in_a_game_of_the_apps_dice_are_refused():
     assert check_story(switched, "entered").ok
 
 
+def test_actions_logged_before_commands_were_recorded_are_counted_unchecked():
+    """A game begun before commands were recorded: its first actions are
+    folded as logged, never proven; once a command appears, each action has
+    one."""
+    table = a_failed_courage_test()
+    events = copy.deepcopy(table.events)
+    firsts = [e for e in events if e.get("command") is not None]
+    for event in firsts[:4]:
+        del event["command"]
+    story = check_story(events, "entered")
+    assert story.ok and story.unchecked == 4 and not story.proven
+    assert story.actions == len(firsts) - 4
+    del firsts[6]["command"]  # a later action without its command
+    assert check_story(events, "entered").difference.problem == "no_command"
+
+
 def test_an_action_without_its_command_cannot_prove_its_results():
     table = a_failed_courage_test()
     events = copy.deepcopy(table.events)
@@ -274,7 +290,7 @@ def test_every_single_event_tampering_is_refused_or_changes_nothing(
         dropped = events.pop(index)
         whole = [e for e in original if e["action"] == dropped["action"]] == [dropped]
         events = _renumbered(events)
-        if whole and check_story(events, "app", finished=True).ok:
+        if whole and check_story(events, "app", finished=True).proven:
             # A whole action (or an undo) cut out and every later event
             # renumbered: when no later roll's number or result betrays it,
             # what is left is another story the rules allow, and no file
@@ -287,7 +303,7 @@ def test_every_single_event_tampering_is_refused_or_changes_nothing(
     else:
         events.insert(index, copy.deepcopy(events[index]))
     story = check_story(events, "app", finished=True)
-    if story.ok:
+    if story.proven:
         # Accepted: then it tells the very same story (nothing changed that
         # the rules read), e.g. a field of a command no rule reads. The
         # armies at the start are the log's input, as typed faces are: a

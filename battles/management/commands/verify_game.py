@@ -87,5 +87,12 @@ class Command(BaseCommand):
             )
         self.stdout.write(
             f"{story.actions} actions decided again by the rules from their "
-            f"commands and faces: all {story.events} events match."
+            f"commands and faces: all their events match."
         )
+        if story.unchecked:
+            raise CommandError(
+                f"The first {story.unchecked} actions were logged before commands "
+                "were recorded: their results cannot be proven (--dice-only checks "
+                "the faces alone)."
+            )
+        self.stdout.write(f"All {story.events} events of the log are proven.")
