@@ -377,3 +377,57 @@ def test_a_game_logged_before_commands_were_recorded_is_said_unchecked_not_prove
     with pytest.raises(CommandError, match="cannot be proven"):
         call_command("verify_game", str(path))
     call_command("verify_game", str(path), "--dice-only")
+
+
+def test_single_event_tamperings_of_a_downloaded_log_are_all_refused(
+    game, owner_client
+):
+    """The app's own log.json (a bot's whole game), tampered one event at a
+    time (a field changed, an event dropped or duplicated): every one is
+    refused, or the game it tells is the very same (rules.story)."""
+    import copy
+    import random
+
+    from rules.game import effective_events
+    from rules.story import check_story
+
+    game = play_to_the_end(game, seed=8)
+    log = owner_client.get(f"/games/{game.public_id}/log.json").json()
+    original = log["events"]
+    assert check_story(original, log["dice_mode"], finished=True).proven
+
+    def story(events):
+        return [(e["kind"], e["side"], e["payload"]) for e in effective_events(events)]
+
+    rng = random.Random(31)
+    refused = 0
+    for _ in range(40):
+        events = copy.deepcopy(original)
+        index = rng.randrange(1, len(events))
+        how = rng.choice(["change", "drop", "duplicate"])
+        if how == "drop":
+            del events[index]
+        elif how == "duplicate":
+            events.insert(index, copy.deepcopy(events[index]))
+        else:
+            event = events[index]
+            target, key = event, rng.choice(["kind", "side", "payload", "dice"])
+            value = event[key]
+            while isinstance(value, dict) and value:
+                target, key = value, rng.choice(sorted(value))
+                value = value[key]
+            if isinstance(value, bool):
+                target[key] = not value
+            elif isinstance(value, int):
+                target[key] = value + 1
+            elif isinstance(value, list) and value:
+                target[key] = value[:-1]
+            else:
+                target[key] = "x" if value != "x" else "y"
+        check = check_story(events, log["dice_mode"], finished=True)
+        if check.proven:
+            assert story(events) == story(original), (how, index)
+        else:
+            refused += 1
+            assert check.difference is not None
+    assert refused >= 30
