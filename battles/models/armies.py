@@ -41,7 +41,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Prefetch, Q
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from battles.models.identity import Owner  # noqa: F401  (re-exported: its old home)
@@ -184,7 +184,7 @@ class CardSource(models.TextChoices):
 
     RACKHAM = "rackham", "Profil Rackham"
     ARCHETYPE = "archetype", "archétype"
-    CUSTOM = "custom", "custom"
+    CUSTOM = "custom", pgettext_lazy("a card's source", "custom")
     CATALOGUE = "catalogue", "catalogue"
 
 

@@ -132,8 +132,9 @@ class GameEvent(models.Model):
 
     Events of one player action share ``action`` (the seq of its first
     event). The first event of an action carries the idempotency key of the
-    tap, a hash of the command, and the dice it drew (``dice`` with
-    ``dice_source``) so the verify page can recompute app-rolled faces.
+    tap, a hash of the command, the command itself, and the dice it drew
+    (``dice`` with ``dice_source``) so the verify page can recompute
+    app-rolled faces and ``rules.story`` every result drawn from them.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
@@ -148,6 +149,11 @@ class GameEvent(models.Model):
     dice = models.JSONField(default=list, blank=True)
     dice_source = models.CharField(max_length=8, blank=True)
     disputed = models.BooleanField(default=False)
+    # On an action's first event: the command the phone sent (one command, or
+    # ``{"batch": [...]}``), so the log replays through the rules and proves
+    # every result, not only every face (``rules.story``). Null before it was
+    # recorded, and on the events after an action's first.
+    command = models.JSONField(null=True, blank=True)
     # On an action's first event: the game's state just before it, so an undo
     # restores it without replaying the log (kept for the latest actions only).
     state_before = models.JSONField(null=True, blank=True)

@@ -33,6 +33,28 @@ def _names(game) -> dict[str, str]:
     return names
 
 
+def _agreed_outcome(game):
+    """The result both phones agreed (``GameOutcome`` settled), or None."""
+    from django.core.exceptions import ObjectDoesNotExist
+
+    try:
+        outcome = game.outcome
+    except ObjectDoesNotExist:
+        return None
+    return outcome if outcome.settled else None
+
+
+def _finished_status(game, names: dict[str, str]) -> str:
+    """A finished game's line: the result both phones agreed, never the
+    engine's guess (issue 31: "finished: draw" for a game agreed "Bob won")."""
+    outcome = _agreed_outcome(game)
+    if outcome is None:
+        return _("over: no result yet")
+    if outcome.outcome in names:
+        return _("over: %(side)s won") % {"side": names[outcome.outcome]}
+    return _("over: a draw")
+
+
 def game_lines(games: Iterable, owner) -> list[GameLine]:
     from battles.services.games import seat_roles
 
@@ -54,12 +76,7 @@ def game_lines(games: Iterable, owner) -> list[GameLine]:
         }
         mine = False
         if game.finished:
-            winner = (state.get("finished") or {}).get("winner")
-            status = (
-                _("over: %(side)s won") % {"side": names[winner]}
-                if winner
-                else _("over: a draw")
-            )
+            status = _finished_status(game, names)
         else:
             waiting = waiting_for(state)
             mine = bool(waiting & sides)

@@ -7,6 +7,7 @@ this module orders, groups and filters them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,57 +23,20 @@ class TurnGroup:
     lines: list[LogLine]
 
 
-# The payload fields that name the fighters an event is about (who acts, on
-# whom), wherever they sit in it; lists of contacts or of the fighters in a
-# combat name bystanders, and are not read.
-SUBJECT_KEYS = frozenset(
-    {
-        "fighter",
-        "target",
-        "targets",
-        "source",
-        "attacker",
-        "defender",
-        "caster",
-        "nearest_friend",
-        "one",
-        "two",
-    }
-)
+def labels_in(text: str, pattern: re.Pattern[str]) -> set[str]:
+    """The fighter labels a line's text names, each match the longest label
+    at its place ("Guerrier 10" is not "Guerrier 1", "Guerrier (B)" is not
+    "Guerrier")."""
+    return {match.group(0) for match in pattern.finditer(text)}
 
 
-def _ids(value: Any, fighters: Mapping[str, Any], found: set[str]) -> None:
-    if isinstance(value, str) and value in fighters:
-        found.add(value)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            _ids(item, fighters, found)
-
-
-def _named(value: Any, fighters: Mapping[str, Any], found: set[str]) -> None:
-    """The fighter ids a payload names in its subject fields."""
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            if key in SUBJECT_KEYS:
-                _ids(item, fighters, found)
-            _named(item, fighters, found)
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            _named(item, fighters, found)
-
-
-def fighters_named(
-    events: Sequence[Mapping[str, Any]], fighters: Mapping[str, Any]
-) -> dict[int, set[str]]:
-    """For each event (by seq), the fighters its payload names; the game's
-    first event (the whole army list) names none."""
-    named = {}
-    for event in events:
-        found: set[str] = set()
-        if event["kind"] != "game_started":
-            _named(event.get("payload") or {}, fighters, found)
-        named[event["seq"]] = found
-    return named
+def label_pattern(labels: Iterable[str]) -> re.Pattern[str]:
+    """One pattern for every label, longest first, whole words only."""
+    ordered = sorted({label for label in labels if label}, key=len, reverse=True)
+    if not ordered:
+        return re.compile(r"(?!)")
+    names = "|".join(re.escape(label) for label in ordered)
+    return re.compile(rf"(?<!\w)(?:{names})(?!\w)")
 
 
 def log_page(
@@ -98,8 +62,12 @@ def log_page(
     )
     total = len(lines)
     if fighter:
-        named = fighters_named(events, fighters)
-        lines = [line for line in lines if fighter in named.get(line.seq, ())]
+        # The lines whose text names the fighter, as the player reads them
+        # (issue 31: a combat_updated carries every combat of the phase, so
+        # its payload names fighters its line does not speak of).
+        pattern = label_pattern(data["label"] for data in fighters.values())
+        label = fighters[fighter]["label"]
+        lines = [line for line in lines if label in labels_in(line.text, pattern)]
     groups: list[TurnGroup] = []
     if order == "turn":
         for line in lines:
@@ -120,4 +88,4 @@ def log_page(
     }
 
 
-__all__ = ["ORDERS", "TurnGroup", "fighters_named", "log_page"]
+__all__ = ["ORDERS", "TurnGroup", "label_pattern", "labels_in", "log_page"]

@@ -50,6 +50,7 @@ from rules.game.common import CountingDice
 from rules.game.evolve import META_KINDS
 from rules.game.roll_numbers import roll_number, taken_back
 from rules.game.state import CHARACTERISTICS
+from rules.story import StoryCheck, check_story
 from rules.verify import RollCheck, check_rolls
 
 
@@ -275,6 +276,7 @@ def _append(
     command_hash: str,
     dice: CountingDice | None,
     dice_source: str,
+    command: Mapping[str, Any] | None = None,
 ) -> list[GameEvent]:
     """Append one action's events and store the state the engine built."""
     action = game.version + 1
@@ -292,6 +294,7 @@ def _append(
                 payload=raw.get("payload") or {},
                 idempotency_key=key if first else "",
                 command_hash=command_hash if first else "",
+                command=dict(command) if first and command is not None else None,
                 dice=(dice.faces if dice and first else []),
                 dice_source=dice_source if first and dice and dice.faces else "",
                 state_before=game.state if first else None,
@@ -325,11 +328,34 @@ def _store_state(game: Game, state: dict[str, Any], rows: list[GameEvent]) -> No
     transaction.on_commit(lambda: announce(game.pk, version))
 
 
+# The commands that commute with one another: two phones ticking their own
+# upkeep lines in the same second (issue 31). A tap of these made on an older
+# version is applied on the new one when everything since was of them too (the
+# rules then check it again on the game as it stands).
+COMMUTING = frozenset({"tick_upkeep"})
+COMMUTING_EVENTS = frozenset({"upkeep_ticked", "dice_drawn"})
+
+
+def _only_commuting_since(game: Game, version: int) -> bool:
+    """Whether every event after ``version`` is an upkeep line ticked."""
+    if version < 1 or version > game.version:
+        return False
+    kinds = set(game.events.filter(seq__gt=version).values_list("kind", flat=True))
+    return kinds <= COMMUTING_EVENTS
+
+
 def _open_action(
-    game: Game, key: str, command_hash: str, expected_version: int | None
+    game: Game,
+    key: str,
+    command_hash: str,
+    expected_version: int | None,
+    *,
+    commutes: bool = False,
 ) -> tuple[Game, ActionResult | None]:
     """Lock the game, then: a tap seen before (its earlier answer), or a stale
-    one (``StaleAction``), or the locked game to act on (DESIGN: the flow)."""
+    one (``StaleAction``), or the locked game to act on (DESIGN: the flow).
+    ``commutes``: the tap's commands commute with the upkeep ticks, so a tap
+    made on an older version, with only ticks since, is applied."""
     locked = _locked_game(game)
     if expected_version == locked.version:
         # Applying a tap moves the version on, for good: a tap made on the
@@ -338,6 +364,8 @@ def _open_action(
         return locked, None
     repeat = _repeat_of(locked, key, command_hash)
     if repeat is None and expected_version is not None:
+        if commutes and _only_commuting_since(locked, expected_version):
+            return locked, None
         raise StaleAction(_("The game moved on: here is where it stands now."))
     return locked, repeat
 
@@ -395,7 +423,11 @@ def perform_actions(
     types = {c.get("type") for c in commands}
     with transaction.atomic():
         locked, repeat = _open_action(
-            game, idempotency_key, command_hash, expected_version
+            game,
+            idempotency_key,
+            command_hash,
+            expected_version,
+            commutes=types <= COMMUTING,
         )
         if repeat is not None:
             return repeat
@@ -442,6 +474,7 @@ def perform_actions(
             command_hash=command_hash,
             dice=dice,
             dice_source="entered" if faces is not None else "seeded",
+            command=command,
         )
         note_acted(locked.pk, rows[-1].seq, side)  # its phone gets no push
     return ActionResult(game=locked, events=rows)
@@ -877,6 +910,15 @@ def verify_dice(game: Game, *, as_shown: bool = False) -> list[RollCheck]:
     return check_rolls(_dice_rows(game), secret)
 
 
+def verify_story(game: Game) -> StoryCheck | None:
+    """The log replayed through the rules, every result checked
+    (``rules.story``); None before the end (the verify page's verdict)."""
+    if not game.finished:
+        return None
+    events = exported_log(game)["events"]
+    return check_story(events, game.dice_mode, finished=True)
+
+
 def _dice_rows(game: Game) -> list[dict[str, Any]]:
     """The log's events that bear on the dice, as the downloaded log holds them."""
     rows = game.events.filter(Q(kind="dice_drawn") | ~Q(dice_source="")).order_by("seq")
@@ -886,7 +928,8 @@ def _dice_rows(game: Game) -> list[dict[str, Any]]:
     ]
 
 
-LOG_FORMAT = "confrontation-game-log/1"
+# /2: each action's first event carries its ``command`` (rules.story).
+LOG_FORMAT = "confrontation-game-log/2"
 
 
 def exported_log(game: Game) -> dict[str, Any]:
@@ -900,6 +943,7 @@ def exported_log(game: Game) -> dict[str, Any]:
             "dice": event.dice,
             "dice_source": event.dice_source,
             "created": event.created.isoformat(),
+            **({"command": event.command} if event.command is not None else {}),
         }
         for event in game.events.order_by("seq")
     ]
@@ -931,7 +975,8 @@ def seat_roles(game: Game, owner: Owner) -> set[str]:
 def games_of(owner: Owner, limit: int = 50) -> list[Game]:
     """The games where ``owner`` (an account or a guest) holds a seat, newest first."""
     games = Game.objects.for_user_or_guest(owner.user_id, owner.guest_key)
-    return list(games.prefetch_related("seats")[:limit])
+    games = games.select_related("outcome").prefetch_related("seats")
+    return list(games[:limit])
 
 
 def reloaded(game: Game) -> Game:
@@ -962,6 +1007,7 @@ __all__ = [
     "side_setup",
     "undo_last_action",
     "verify_dice",
+    "verify_story",
     "exported_log",
     "request_dice_mode",
     "answer_dice_mode",

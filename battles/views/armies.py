@@ -156,9 +156,14 @@ def _list_context(request, owner: Owner, form, import_form, problems=()) -> dict
             .filter(pk=undo_id, deleted_at__isnull=False)
             .first()
         )
+    new_card = request.GET.get("card", "")
     return {
         "armies": armies,
         "demo_armies": demo_armies,
+        "own_cards": ReferenceCard.objects.owned_by(owner)
+        .select_related("people")
+        .order_by("name"),
+        "new_card": int(new_card) if new_card.isdigit() else None,
         "form": form,
         "import_form": import_form,
         "import_problems": list(problems),
@@ -394,7 +399,10 @@ def card_create(request: HttpRequest) -> HttpResponse:
             add_errors(form, error)
         else:
             if army is None:
-                return _go(request, reverse("armies"))
+                # It lands on the page that lists the person's own cards.
+                return _go(
+                    request, f"{reverse('armies')}?card={card.pk}#card-{card.pk}"
+                )
             query = {"q": card.name}
             if card.people_id != army.people_id:
                 query["allies"] = "1"

@@ -21,6 +21,7 @@ from battles.identity import requester
 from battles.models.games import Game
 from battles.presenters.game import build_board, floor_side, whole_log_page
 from battles.presenters.game_list import game_lines
+from battles.presenters.story import story_verdict
 from battles.presenters.words import rules_text
 from battles.services import games as services
 from battles.services.fighter_rows import readable_sequences
@@ -428,6 +429,7 @@ def game_verify(
             "seeded_count": len(seeded),
             "typed_count": len(checks) - len(seeded),
             "all_ok": all(c.ok for c in checks),
+            "story": story_verdict(services.verify_story(game)),
             "derivation": _(DERIVATION),
         },
         status=status,

@@ -20,6 +20,24 @@ def _fraction(text: str) -> Fraction:
     return Fraction(text)
 
 
+def _tests_of(
+    kind: str, payload: Mapping[str, Any]
+) -> list[tuple[str, bool, Fraction]]:
+    """The tests an event resolves: each side's success and its odds."""
+    if kind == "test_resolved":
+        return [(payload["side"], payload["success"], _fraction(payload["odds"]))]
+    if kind == "upkeep_ticked" and payload.get("regeneration"):
+        roll = payload["regeneration"]  # Régénération/X's roll (IV-D-3)
+        return [(roll["side"], roll["success"], _fraction(roll["odds"]))]
+    if kind in ("tactics_won", "opposed_resolved"):
+        p_a = _fraction(payload["odds"])
+        return [
+            (side, payload["winner"] == side, p)
+            for side, p in (("a", p_a), ("b", 1 - p_a))
+        ]
+    return []
+
+
 def summarize(
     state: State,
     events: Sequence[Mapping[str, Any]],
@@ -28,7 +46,12 @@ def summarize(
     """Survivors, wounds dealt and luck per side, from the effective log.
 
     ``typed``: the actions whose faces were typed from real dice; each side's
-    ``typed_tests`` counts its tests among them (their luck is the table's).
+    ``typed_tests`` counts its tests among them, left out of ``tests``,
+    ``successes``, ``expected`` and ``luck`` (the app's odds against the
+    app's dice: typed faces are the table's luck, not the app's).
+    ``eliminated_foes`` counts the other side's fighters a side eliminated;
+    ``friendly_fire_losses`` its own fighters it eliminated (a shot into a
+    melee that hit a friend), counted apart.
     """
     typed_actions = set(typed)
     sides: dict[str, dict[str, Any]] = {
@@ -39,6 +62,7 @@ def summarize(
             "fighters": len(fighters_of(state, side, living=False)),
             "wound_steps_dealt": 0,
             "eliminated_foes": 0,
+            "friendly_fire_losses": 0,
             "tests": 0,
             "successes": 0,
             "expected": Fraction(0),
@@ -49,33 +73,27 @@ def summarize(
     for event in effective_events(events):
         payload = event.get("payload") or {}
         kind = event["kind"]
-        before = {side: sides[side]["tests"] for side in SIDES}
-        if kind == "test_resolved":
-            side = payload["side"]
+        typed_roll = event.get("action") in typed_actions
+        for side, success, odds in _tests_of(kind, payload):
+            if typed_roll:  # the table's own dice: no luck of the app's
+                sides[side]["typed_tests"] += 1
+                continue
             sides[side]["tests"] += 1
-            sides[side]["successes"] += int(payload["success"])
-            sides[side]["expected"] += _fraction(payload["odds"])
-        elif kind == "upkeep_ticked" and payload.get("regeneration"):
-            roll = payload["regeneration"]  # Régénération/X's roll (IV-D-3)
-            sides[roll["side"]]["tests"] += 1
-            sides[roll["side"]]["successes"] += int(roll["success"])
-            sides[roll["side"]]["expected"] += _fraction(roll["odds"])
-        elif kind in ("tactics_won", "opposed_resolved"):
-            p_a = _fraction(payload["odds"])
-            for side, p in (("a", p_a), ("b", 1 - p_a)):
-                sides[side]["tests"] += 1
-                sides[side]["expected"] += p
-                sides[side]["successes"] += int(payload["winner"] == side)
-        elif kind == "wound_rolled":
+            sides[side]["successes"] += int(success)
+            sides[side]["expected"] += odds
+        if kind == "wound_rolled":
             target_side = state["fighters"][payload["target"]]["side"]
-            dealer = "b" if target_side == "a" else "a"
-            if state["fighters"][payload["source"]]["side"] == target_side:
-                dealer = target_side  # a shot into a melee that hit a friend
-            sides[dealer]["wound_steps_dealt"] += WOUND_STEPS.get(payload["outcome"], 0)
-            sides[dealer]["eliminated_foes"] += int(payload["eliminated"])
-        if event.get("action") in typed_actions:
-            for side in SIDES:
-                sides[side]["typed_tests"] += sides[side]["tests"] - before[side]
+            source_side = state["fighters"][payload["source"]]["side"]
+            steps = WOUND_STEPS.get(payload["outcome"], 0)
+            killed = int(payload["eliminated"])
+            sides[source_side]["wound_steps_dealt"] += steps
+            if source_side == target_side:
+                # A shot into a melee that hit a friend: no foe eliminated
+                # (the army points row counts the fallen friend for the
+                # other side, as every fallen fighter).
+                sides[source_side]["friendly_fire_losses"] += killed
+            else:
+                sides[source_side]["eliminated_foes"] += killed
     for data in sides.values():
         data["luck"] = float(data["successes"] - data["expected"])
         data["expected"] = float(data["expected"])

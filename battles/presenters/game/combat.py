@@ -487,7 +487,11 @@ def _placed_text(placed: Mapping[str, Any]) -> str:
         "defence": placed["defence"],
     }
     if placed.get("sequence"):
-        text += " " + _("Enchaînement: %(n)s extra dice (−%(m)s ATT and DEF).") % {
+        text += " " + ngettext(
+            "Enchaînement: %(n)s extra die (−%(m)s ATT and DEF).",
+            "Enchaînement: %(n)s extra dice (−%(m)s ATT and DEF).",
+            placed["sequence"],
+        ) % {
             "n": placed["sequence"],
             "m": 2 * placed["sequence"],
         }

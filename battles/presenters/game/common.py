@@ -46,15 +46,10 @@ def _percent_text(tenths: int) -> str:
 
 
 def percents(values: Sequence[str | Fraction]) -> list[str]:
-    """A row of probabilities that add up to 1, as percentages adding up to
-    100,0 % (largest remainders: each is rounded the way that keeps the sum)."""
-    exact = [Fraction(v) * 1000 for v in values]
-    tenths = [int(e) for e in exact]
-    short = round(sum(exact)) - sum(tenths)
-    order = sorted(range(len(exact)), key=lambda i: exact[i] - tenths[i], reverse=True)
-    for i in order[: max(short, 0)]:
-        tenths[i] += 1
-    return [_percent_text(t) for t in tenths]
+    """A row of probabilities, each rounded to its nearest tenth of a percent
+    (as ``percent``). The row may add up to 99,9 % or 100,1 %: no figure is
+    bent to make it 100 (issue 31: 3/36 read 8,4 % for the sum's sake)."""
+    return [percent(value) for value in values]
 
 
 @dataclass

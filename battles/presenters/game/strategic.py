@@ -103,6 +103,11 @@ def _sequence_set(p, who, names):
 
 
 def _first_chosen(p, who, names):
+    # One sentence per side: French needs the article ("Le camp B ...").
+    if p["first"] == "a":
+        return _("Side A will speak first."), "IV-B-1"
+    if p["first"] == "b":
+        return _("Side B will speak first."), "IV-B-1"
     return _("%(side)s will speak first.") % {"side": side_word(p["first"])}, "IV-B-1"
 
 
