@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("battles", "0011_merge_0009_league_trust_0010_league_seasons"),
+        ("battles", "0017_tourney_guests"),
     ]
 
     operations = [
