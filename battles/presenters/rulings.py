@@ -31,6 +31,20 @@ VALUE_WORDS = {
     "none": gettext_lazy("none"),
     "all_defence": gettext_lazy("all its dice in defence"),
     "fights_normally": gettext_lazy("it fights as usual"),
+    # magic and faith (rules.magic.HOUSE_RULINGS)
+    "spent": gettext_lazy("spent"),
+    "refunded": gettext_lazy("given back"),
+    "starting_reserve": gettext_lazy("the reserve it starts with"),
+    "power": gettext_lazy("its POU"),
+    "any_gem": gettext_lazy("by any one gem"),
+    "not_countered": gettext_lazy("not countered"),
+    "used": gettext_lazy("yes"),
+    "not_used": gettext_lazy("no"),
+    "no_automatic_failure": gettext_lazy("no (Conf'Fédé)"),
+    "fails": gettext_lazy("yes (C3)"),
+    "entered": gettext_lazy("entered at the table"),
+    "recovery_only": gettext_lazy("Recovery/X only"),
+    "printed": gettext_lazy("the card's FOI"),
 }
 
 

@@ -45,7 +45,7 @@ def test_the_rulings_chosen_are_the_game_s_and_the_others_take_their_default(
     assert game.state["house_rulings"]["parry_tie"] == "not_parried"
     assert game.state["house_rulings"]["placement_order"] == "loser_first"
     page = owner_client.get(f"/games/{game.public_id}/").content.decode()
-    assert "5 house rulings in force" in page
+    assert f"{len(HOUSE_RULINGS)} house rulings in force" in page
     assert "not parried" in page
 
 
