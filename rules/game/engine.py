@@ -128,6 +128,9 @@ def _set_mystic(batch: Batch, side: str, command: Command) -> None:
     changes: dict[str, Any] = {}
     if command.get("gems") is not None:
         changes["gems"] = _gems_given(state, command["fighter"], command["gems"])
+        if fighter.get("gems_max") is None:
+            # HR-M1: a reserve first given at the table is its maximum.
+            changes["gems_max"] = sum(changes["gems"].values())
     for key in ("mana", "faith"):
         if command.get(key) is None:
             continue

@@ -77,6 +77,7 @@ FIGHTER_KEYS = (
     "faith",
     "fierce",
     "gems",
+    "gems_max",
 )
 
 

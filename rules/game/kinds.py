@@ -170,6 +170,7 @@ class TickUpkeep(TypedDict):
     pay: NotRequired[bool]  # an upkept effect: pay its cost, or let it end
     difficulty: NotRequired[int]  # a rally test's difficulty (IV-D-1)
     all_markers: NotRequired[bool]  # a marker line: every marker of the side
+    gems: NotRequired[dict[str, int]]  # X-G-1: the gems a magician recovers
 
 
 class CharacteristicTest(TypedDict):
@@ -937,6 +938,7 @@ COMMAND_FIELDS: dict[str, tuple[Field, ...]] = {
         _bool("pay"),
         _bool("all_markers"),
         _int("difficulty", 1, 30, required=False),
+        _gems("gems", "gems:", 99),
     ),
     "characteristic_test": (
         _id("fighter"),

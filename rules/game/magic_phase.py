@@ -656,6 +656,100 @@ def mystic_finished(batch: Batch, context: Mapping[str, Any], success: bool) -> 
     )
 
 
+# --- the upkeep (IV-D-2): new temporary faith, then mana recovered ---------------
+
+
+def skill_value(state: State, fighter_id: str, *names: str) -> int:
+    """X of the fighter's skill ``names``/X (the highest; 0 without it)."""
+    from rules.melee import ability
+
+    skills = st.card_of(state, fighter_id)["skills"]
+    best = 0
+    for name in names:
+        found, value = ability(skills, name)
+        if found:
+            best = max(best, value)
+    return best
+
+
+def mana_maximum(state: State, fighter_id: str) -> int | None:
+    """The most gems the magician's reserve holds (HR-M1, ``mana_maximum``):
+    the reserve it started with (or was first given at the table), its POU,
+    or no maximum (None)."""
+    chosen = ruling(state, "mana_maximum")
+    if chosen == "none":
+        return None
+    if chosen == "power":
+        return st.base_value(state, fighter_id, "POU") or 0
+    return state["fighters"][fighter_id].get("gems_max") or 0
+
+
+def recovery(state: State, fighter_id: str, gains: Any) -> dict[str, Any]:
+    """The mana line of a magician counted in gems (IV-D-2, X-G-1).
+
+    ``gains``: the gems recovered, by element (``mana_recovery`` "entered",
+    HR-M2: typed at the table); with "recovery_only", Recovery/X's X gems of
+    an element he masters (M4: "whatever the roll"), the first he masters
+    unless another is given. Gains are of elements the magician masters and
+    never take the reserve above its maximum (M4, M6); what is beyond is lost.
+    """
+    fighter = state["fighters"][fighter_id]
+    mastered = st.card_of(state, fighter_id).get("elements") or []
+    maximum = mana_maximum(state, fighter_id)
+    x = skill_value(state, fighter_id, "Récupération", "Recovery")
+    if gains is not None and not isinstance(gains, Mapping):
+        raise IllegalAction(_("Give the gems by element."))
+    gains = {k: v for k, v in dict(gains or {}).items() if v}
+    if ruling(state, "mana_recovery") == "recovery_only":
+        if not gains and x and mastered:
+            gains = {mastered[0]: x}
+        try:
+            count = magic.gem_count(gains)
+        except ValueError:
+            raise IllegalAction(_("Give the gems by element.")) from None
+        if count != x:
+            raise IllegalAction(
+                _("{fighter} recovers only Recovery/X: {count} gem(s)."),
+                fighter=fighter["label"],
+                count=x,
+            )
+    try:
+        after = magic.recover(
+            fighter["gems"], gains, mastered=mastered, maximum=maximum
+        )
+    except ValueError:
+        raise IllegalAction(
+            _("{fighter} recovers gems of the elements he masters only: {elements}."),
+            fighter=fighter["label"],
+            elements=", ".join(mastered) or "-",
+        ) from None
+    return {
+        "reserve": "gems",
+        "before": dict(fighter["gems"]),
+        "after": after,
+        "high": maximum,
+        "recovery": x,
+        "typed": bool(gains),
+        "house_ruling": "mana_recovery",
+        "section": "X-G-1",
+    }
+
+
+def new_faith_bounds(state: State, fighter_id: str) -> dict[str, Any]:
+    """The temporary faith line's bounds (XI-B-2, HR-F1): at most the card's
+    FOI, plus what Piety/X keeps of the faith left (M8 [read]); with the
+    ruling ``temporary_faith`` "printed", the card's FOI (and Piety's part)
+    when nothing is typed."""
+    printed = st.base_value(state, fighter_id, "FOI") or 0
+    left = state["fighters"][fighter_id].get("faith") or 0
+    piety = skill_value(state, fighter_id, "Piété", "Piety")
+    kept = magic.temporary_faith(0, left, piety=piety)
+    found: dict[str, Any] = {"high": printed + kept, "piety": piety}
+    if ruling(state, "temporary_faith") == "printed":
+        found["printed"] = printed + kept
+    return found
+
+
 # --- what a side may do (rules.game.legal_actions) ------------------------------
 
 

@@ -181,9 +181,10 @@ def new_state(setup: Mapping[str, Any]) -> State:
                     "gems": _starting_gems(card, name, profile),
                 }
                 if state["fighters"][fighter_id]["gems"] is not None:
-                    state["fighters"][fighter_id]["mana"] = sum(
-                        state["fighters"][fighter_id]["gems"].values()
-                    )
+                    total = sum(state["fighters"][fighter_id]["gems"].values())
+                    state["fighters"][fighter_id]["mana"] = total
+                    # HR-M1 "starting_reserve": the most gems it holds.
+                    state["fighters"][fighter_id]["gems_max"] = total
     from rules.game.magic_phase import normal_miracles, normal_spells
 
     # X, XI: the spells and miracles of the game (their cards' data), and the

@@ -71,3 +71,20 @@ def magic_table(**rulings) -> Table:
 
 def cast(fighter="a1.1", spell="Boule de feu", **fields):
     return {"type": "cast", "fighter": fighter, "spell": spell, **fields}
+
+
+def to_upkeep(table: Table) -> Table:
+    """Every card drawn and ended, no combat: the upkeep checklist is next."""
+    from rules.game import legal_actions, waiting_for
+
+    for _step in range(40):
+        if table.state["phase"] != "activation":
+            break
+        side = sorted(waiting_for(table.state))[0]
+        kinds = {e["type"] for e in legal_actions(table.state, side)}
+        if "end_activation" in kinds:
+            table.play(side, {"type": "end_activation"})
+        else:
+            table.play(side, {"type": "draw", "action": "draw"})
+    assert table.state["phase"] == "upkeep"
+    return table

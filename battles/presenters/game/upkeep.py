@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from battles.presenters.game import table_rolls
+from battles.presenters.game import magic, table_rolls
 from battles.presenters.game.common import Panel, french
 from battles.presenters.game.floor import Offers
 from rules.game.upkeep_phase import reserve_bounds, side_markers
@@ -81,7 +81,15 @@ def _upkeep_ticked(p, who, names):
     if p.get("rallied") is True:
         text += " " + _("The fighter rallies.")
     reserve = p.get("reserve")
-    if reserve:
+    if reserve and reserve["reserve"] == "gems":  # X-G-1, in gems
+        words = {
+            "before": magic.gem_words(reserve["before"]),
+            "after": magic.gem_words(reserve["after"]),
+        }
+        text += " " + _("Gems %(before)s → %(after)s.") % words
+        if reserve.get("high") is not None:
+            text += " " + _("At most %(high)s gems (house ruling).") % reserve
+    elif reserve:
         words = {
             "before": reserve["before"],
             "after": reserve["after"],
@@ -110,6 +118,8 @@ def _fighter_changed(p, who, names):
         parts.append(_("mana %(n)s") % {"n": changes["mana"]})
     if "faith" in changes:
         parts.append(_("temporary faith %(n)s") % {"n": changes["faith"]})
+    if "gems" in changes:
+        parts.append(_("gems %(gems)s") % {"gems": magic.gem_words(changes["gems"])})
     return f"{p['label']}: {', '.join(parts)}.", "IV-D-2"
 
 
