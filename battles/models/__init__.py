@@ -25,6 +25,7 @@ from battles.models.games import (  # noqa: F401, E402
     SeatRole,
 )
 from battles.models.identity import Owner  # noqa: F401, E402
+from battles.models.mystic import Miracle, Spell  # noqa: F401, E402
 from battles.models.league import (  # noqa: F401, E402
     Club,
     ClubAudit,
