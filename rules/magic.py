@@ -491,6 +491,7 @@ _BASES = {
     "fervor": "fervour",
     "ferveur": "fervour",
     "f": "fervour",
+    "x": "fervour",
 }
 
 

@@ -25,7 +25,6 @@ from battles.models.games import (  # noqa: F401, E402
     SeatRole,
 )
 from battles.models.identity import Owner  # noqa: F401, E402
-from battles.models.mystic import Miracle, Spell  # noqa: F401, E402
 from battles.models.league import (  # noqa: F401, E402
     Club,
     ClubAudit,
@@ -39,6 +38,7 @@ from battles.models.league import (  # noqa: F401, E402
     ResultStatus,
     Season,
 )
+from battles.models.mystic import Miracle, Spell  # noqa: F401, E402
 from battles.models.ratelimit import RateLimitHit  # noqa: F401, E402
 from battles.models.tournament import (  # noqa: F401, E402
     Tournament,

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from battles.files.army_json import MIRACLE_FIELDS, SPELL_FIELDS
 from battles.files.battlescribe import CatalogueError
 from battles.files.mystic_catalogue import MysticRecord, read_mystic_catalogue
 from battles.models.armies import ArmyCard, Owner
@@ -28,44 +29,6 @@ __all__ = [
     "mystic_setup",
     "set_known",
 ]
-
-SPELL_FIELDS = (
-    "path",
-    "cost",
-    "cost_text",
-    "difficulty",
-    "difficulty_text",
-    "frequency",
-    "frequency_text",
-    "intensity",
-    "duration",
-    "duration_text",
-    "range_cm",
-    "range_text",
-    "area",
-    "area_text",
-    "points",
-    "description",
-)
-MIRACLE_FIELDS = (
-    "cult",
-    "universal",
-    "fervour",
-    "fervour_text",
-    "creation",
-    "alteration",
-    "destruction",
-    "difficulty",
-    "difficulty_text",
-    "duration",
-    "duration_text",
-    "range_cm",
-    "range_text",
-    "area",
-    "area_text",
-    "points",
-    "description",
-)
 
 
 @dataclass
