@@ -128,9 +128,15 @@ def _set_mystic(batch: Batch, side: str, command: Command) -> None:
     changes: dict[str, Any] = {}
     if command.get("gems") is not None:
         changes["gems"] = _gems_given(state, command["fighter"], command["gems"])
-        if fighter.get("gems_max") is None:
+        if not fighter.get("gems_max"):
             # HR-M1: a reserve first given at the table is its maximum.
             changes["gems_max"] = sum(changes["gems"].values())
+        if not st.card_of(state, command["fighter"]).get("elements"):
+            # A card that names no element: the elements given are mastered.
+            given = {e for e, n in changes["gems"].items() if n}
+            known = set(fighter.get("elements") or [])
+            if given - known:
+                changes["elements"] = sorted(known | given)
     for key in ("mana", "faith"):
         if command.get(key) is None:
             continue

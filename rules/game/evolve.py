@@ -78,6 +78,7 @@ FIGHTER_KEYS = (
     "fierce",
     "gems",
     "gems_max",
+    "elements",  # X: the elements a magician masters, given at the table
 )
 
 

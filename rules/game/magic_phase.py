@@ -450,6 +450,13 @@ def callable_miracles(state: State, fighter_id: str) -> list[str]:
     return found
 
 
+def fervour_bounds_of(state: State, fighter_id: str, name: str) -> tuple[int, int]:
+    """The fervour the faithful may give the miracle ``name`` now (§4.2)."""
+    return magic.fervour_bounds(
+        state["miracles"][name]["fervour"], state["fighters"][fighter_id]["faith"]
+    )
+
+
 def miracle_difficulty(miracle: Mapping[str, Any], fervour: int) -> int | None:
     """A miracle's difficulty: a number, or a formula of the chosen fervour
     (digest §1 "Difficulty forms" [read] M12); None when not understood."""
@@ -672,6 +679,16 @@ def skill_value(state: State, fighter_id: str, *names: str) -> int:
     return best
 
 
+def mastered_elements(state: State, fighter_id: str) -> list[str]:
+    """The elements a magician masters: his card's, else those his reserve
+    was given at the table (HR-M1)."""
+    return list(
+        st.card_of(state, fighter_id).get("elements")
+        or state["fighters"][fighter_id].get("elements")
+        or []
+    )
+
+
 def mana_maximum(state: State, fighter_id: str) -> int | None:
     """The most gems the magician's reserve holds (HR-M1, ``mana_maximum``):
     the reserve it started with (or was first given at the table), its POU,
@@ -694,7 +711,7 @@ def recovery(state: State, fighter_id: str, gains: Any) -> dict[str, Any]:
     never take the reserve above its maximum (M4, M6); what is beyond is lost.
     """
     fighter = state["fighters"][fighter_id]
-    mastered = st.card_of(state, fighter_id).get("elements") or []
+    mastered = mastered_elements(state, fighter_id)
     maximum = mana_maximum(state, fighter_id)
     x = skill_value(state, fighter_id, "Récupération", "Recovery")
     if gains is not None and not isinstance(gains, Mapping):

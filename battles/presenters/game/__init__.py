@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from battles.presenters.game import (
     activation,
     combat,
+    magic,
     rolls,
     strategic,
     table_rolls,
@@ -55,6 +56,7 @@ PENDING_PANELS: dict[str, Callable[[Mapping[str, Any], str, Offers], Panel]] = {
     "parry": combat.panel,
     "ambidextrous": combat.panel,
     "form_combats": combat.panel,
+    "counter": magic.counter_panel,  # X: the adversary may counter a spell
 }
 
 

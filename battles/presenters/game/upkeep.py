@@ -27,7 +27,12 @@ def panel(state: Mapping[str, Any], side: str | None, offers: Offers) -> Panel:
     for item in upkeep["items"]:
         reserve = item["step"] if item["step"] in ("faith", "mana") else None
         bounds = {}
-        if reserve and item.get("fighter"):
+        gems = None
+        if reserve == "mana" and item.get("fighter"):
+            gems = magic.recovery_view(state, item["fighter"])
+        if gems:
+            reserve = None  # X-G-1 in gems: the gains by element instead
+        elif reserve and item.get("fighter"):
             bounds = reserve_bounds(state, item)
         lines.append(
             {
@@ -44,6 +49,7 @@ def panel(state: Mapping[str, Any], side: str | None, offers: Offers) -> Panel:
                 "reserve_low": bounds.get("low"),
                 "reserve_high": bounds.get("high"),
                 "reserve_code": bounds.get("characteristic"),
+                "gems_recovery": gems,
             }
         )
     done = [line for line in lines if line["done"]]
