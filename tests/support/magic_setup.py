@@ -94,7 +94,8 @@ def reserves(game) -> None:
 
 def until_active(game, fighter: str):
     """Draw and pass until ``fighter``'s card is being activated."""
-    game = to_activation(game)
+    if game.state["phase"] == "strategic":
+        game = to_activation(game)
     for _ in range(60):
         game.refresh_from_db()
         active = game.state["active"]
