@@ -16,6 +16,8 @@ from hypothesis import strategies as hs
 from rules.errors import IllegalAction
 from rules.game import evolve, legal_actions, replay, waiting_for
 from rules.game.legal import is_listed
+from tests.rules.test_legal_actions import check_state
+from tests.support.legal_probe import example_command
 from tests.support.magic_table import cast, magic_setup, magic_table
 from tests.support.table import Table
 
@@ -341,3 +343,25 @@ def test_a_countered_spell_always_spends_its_gems_and_has_no_effect(seed, extra)
     assert table.state["effects"] == [] and table.state["pending"] is None
     assert is_listed(table.state, "a", {"type": "end_activation"})
     assert replay(table.events) == table.state
+
+
+@settings(max_examples=8, deadline=None)
+@given(hs.integers(0, 10**6))
+def test_in_games_with_magic_legal_actions_are_accepted_and_the_rest_refused(seed):
+    """RULES_API "The game": what ``legal_actions`` lists (casts, counters,
+    calls included) ``decide`` accepts; a made-up command outside it is
+    refused and changes nothing."""
+    rng = random.Random(seed)
+    table = magic_table()
+    for _ in range(30):
+        check_state(table.state, rng, made_up=3)
+        side = rng.choice(sorted(waiting_for(table.state)))
+        entries = [
+            e
+            for e in legal_actions(table.state, side)
+            if e["type"] not in ("concede", "set_mystic", "record_effect")
+        ]
+        if not entries or table.state["phase"] != "activation":
+            break
+        entry = rng.choice(entries)
+        table.play(side, example_command(table.state, side, entry, rng))
