@@ -157,7 +157,8 @@ HOUSE_RULINGS: dict[str, HouseRuling] = {
         reason=_(
             "Counter-magic pays the opposed gems one for one (M3); a neutral "
             "gem has no opposed element (HR-M4): by default any one gem "
-            "counters it; or it needs no counter gem."
+            "counters it; or it is left out of the counter (a spell of neutral "
+            "gems only cannot be countered)."
         ),
     ),
     "counter_frequency": HouseRuling(

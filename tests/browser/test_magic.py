@@ -79,17 +79,27 @@ def test_spells_and_miracles_on_two_phones(phones, live_server):
     miracle = _panel(a).locator("form.miracle-form")
     assert "Bénédiction" in miracle.inner_text() and "%" in miracle.inner_text()
     shot(a, "magic", "1-miracle-a")
-    _tap(a, miracle.get_by_role("button").nth(1), taps, "miracle")  # fervour 2
+    miracle.locator("select[name=target]").select_option(GRIFFON_MAGE)
+    taps["miracle"] += 2  # open the list, pick the target
+    # Fervour 1: difficulty 1 + 4 against FOI 4, a certain success.
+    assert "100.0" in miracle.get_by_role("button").first.inner_text()
+    _tap(a, miracle.get_by_role("button").first, taps, "miracle")
     game.refresh_from_db()
-    assert game.state["fighters"][GRIFFON_FAITHFUL]["faith"] == 2
-    assert game.state["pending"]["context"]["call"]["fervour"] == 2
+    assert game.state["fighters"][GRIFFON_FAITHFUL]["faith"] == 3
+    assert game.state["pending"]["context"]["call"]["fervour"] == 1
     shot(a, "magic", "2-faith-test-a")
     _tap(a, _panel(a).get_by_role("button", name="Roll").first, taps, "miracle")
     game.refresh_from_db()
     while game.state["pending"]:  # a six to keep
         _tap(a, _panel(a).get_by_role("button", name="Keep").first, taps, "miracle")
         game.refresh_from_db()
-    assert "calls Bénédiction with fervour 2" in a.locator(".log").inner_text()
+    assert "calls Bénédiction with fervour 1" in a.locator(".log").inner_text()
+    # Its lasting effect is shown on both phones, until the end of the round.
+    assert [e["name"] for e in game.state["effects"]] == ["Bénédiction"]
+    _follow(b, game)
+    for page in (a, b):
+        assert "Bénédiction" in page.locator(".table-effects").inner_text()
+    shot(b, "magic", "2-miracle-effect-b")
 
     # 2. The Guerrier-mage casts Boule de feu on a Repenti with one extra gem.
     game = until_active(game, GRIFFON_MAGE)
@@ -134,7 +144,8 @@ def test_spells_and_miracles_on_two_phones(phones, live_server):
     assert "pay" in counter.inner_text()
     _tap(b, counter, taps, "b")
     game.refresh_from_db()
-    assert game.state["pending"] is None and game.state["effects"] == []
+    assert game.state["pending"] is None
+    assert [e["name"] for e in game.state["effects"]] == ["Bénédiction"]  # no aura
     assert sum(game.state["fighters"][WOLFEN_MAGICIAN]["gems"].values()) == 1
     _follow(a, game)
     log = a.locator(".log").inner_text()
