@@ -111,3 +111,29 @@ def test_the_game_s_setup_takes_them_in_the_rules_shape(army):
     assert miracles["Bénédiction"]["difficulty"] == "x + 4"
     assert known_spells == [["Aura", "Boule de feu"], []]
     assert known_miracles == [[], ["Bénédiction"]]
+
+
+def known(army_card) -> list[str]:
+    from battles.models.armies import ArmyCard
+
+    return [s.name for s in ArmyCard.objects.get(pk=army_card.pk).spells.all()]
+
+
+def test_the_army_page_chooses_the_spells_a_magician_knows(guest_client, army, library):
+    magician = army.cards.all()[0]
+    body = guest_client.get(f"/armies/{army.pk}/").content.decode()
+    assert "Spells known" in body and 'name="spells" value="Aura"' in body
+    url = f"/armies/{army.pk}/cards/{magician.pk}/known/"
+    response = guest_client.post(url, {"spells": ["Aura"]}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert known(magician) == ["Aura"]
+    refused = guest_client.post(url, {"spells": ["Nowhere"]}, HTTP_HX_REQUEST="true")
+    assert "Unknown spell or miracle: Nowhere." in refused.content.decode()
+    assert known(magician) == ["Aura"]
+
+
+def test_another_player_cannot_change_the_spells_of_my_army(outsider_client, army):
+    magician = army.cards.all()[0]
+    url = f"/armies/{army.pk}/cards/{magician.pk}/known/"
+    assert outsider_client.post(url, {"spells": []}).status_code == 404
+    assert known(magician) == ["Aura", "Boule de feu"]
