@@ -108,9 +108,12 @@ class Spell(_Mystic):
     def game_data(self) -> dict:
         """The spell as the rules read it (``setup["spells"][name]``)."""
         duration = self.duration if self.duration in GAME_DURATIONS else "instant"
+        difficulty = self.difficulty
+        if difficulty is None and self.difficulty_text:
+            difficulty = self.difficulty_text[:40]  # a formula, worked out in play
         return {
             "cost": dict(self.cost or {}),
-            "difficulty": self.difficulty,
+            "difficulty": difficulty,
             "frequency": self.frequency,
             "duration": duration,
         }

@@ -91,7 +91,9 @@ def normal_spells(spells: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]
         magic.gem_count(raw)  # checks the kinds and numbers
         due = {kind: count for kind, count in dict(raw).items() if count}
         difficulty = data.get("difficulty")
-        if difficulty is not None:
+        if isinstance(difficulty, str):
+            difficulty = difficulty.strip()[:40] or None  # a formula, as printed
+        elif difficulty is not None:
             difficulty = _whole(difficulty, f"{name}: difficulty", 1, MAX_DIFFICULTY)
         frequency = data.get("frequency")
         if frequency is not None:
@@ -200,8 +202,55 @@ def _may_act_now(state: State, side: str, fighter_id: str) -> bool:
     return True
 
 
-def castable(state: State, fighter_id: str) -> list[str]:
-    """The known spells the magician can pay for, frequency not used up."""
+def difficulty_needs(spell: Mapping[str, Any]) -> str:
+    """What a spell's difficulty needs at the cast: ``"nothing"`` (a number,
+    or a formula of the caster's characteristic), ``"target"`` (a formula of
+    the target's), or ``"typed"`` (free, special, not understood: the player
+    gives it) (digest §1 "Difficulty forms")."""
+    difficulty = spell["difficulty"]
+    if isinstance(difficulty, int):
+        return "nothing"
+    if difficulty is None:
+        return "typed"
+    parsed = magic.parse_difficulty(difficulty)
+    if parsed.kind == "number":
+        return "nothing"
+    if parsed.kind == "formula" and parsed.base.startswith("caster:"):
+        return "nothing"
+    if parsed.kind == "formula" and parsed.base.startswith("target:"):
+        return "target"
+    return "typed"
+
+
+def spell_difficulty(
+    state: State, spell: Mapping[str, Any], caster: str, target: str | None
+) -> int | None:
+    """The spell's difficulty at this cast: its number, or its formula worked
+    out with the caster's or the target's current value (II-A-4); None when
+    it cannot be (the player gives it)."""
+    difficulty = spell["difficulty"]
+    if isinstance(difficulty, int):
+        return difficulty
+    if difficulty is None:
+        return None
+    parsed = magic.parse_difficulty(difficulty)
+    values: dict[str, int] = {}
+    for who, fighter_id in (("caster", caster), ("target", target)):
+        if fighter_id is None:
+            continue
+        for code in st.CHARACTERISTICS:
+            value = st.value_of(state, fighter_id, code)
+            if value is not None:
+                values[f"{who}:{code}"] = int(value)
+    found = parsed.resolve(values)
+    if found is None or not 1 <= found <= MAX_DIFFICULTY:
+        return None
+    return found
+
+
+def castable(state: State, fighter_id: str, *, needs: str = "nothing") -> list[str]:
+    """The known spells the magician can pay for, frequency not used up,
+    whose difficulty needs ``needs`` (``difficulty_needs``)."""
     if not is_magician(state, fighter_id):
         return []
     gems = state["fighters"][fighter_id]["gems"]
@@ -210,7 +259,11 @@ def castable(state: State, fighter_id: str) -> list[str]:
         for name in known(state, fighter_id, "spells")
         if magic.can_pay(gems, state["spells"][name]["cost"])
         and frequency_left(state, fighter_id, name)
-        and state["spells"][name]["difficulty"] is not None
+        and difficulty_needs(state["spells"][name]) == needs
+        and (
+            needs != "nothing"
+            or spell_difficulty(state, state["spells"][name], fighter_id, None)
+        )
     ]
 
 
@@ -269,7 +322,13 @@ def cast(batch: Batch, side: str, command: Command) -> None:
             count=spell["frequency"],
         )
     extra = _extra(command)
-    difficulty = spell["difficulty"]
+    target = _target(state, command)
+    if difficulty_needs(spell) == "target" and target is None:
+        raise IllegalAction(
+            _("{spell}'s difficulty is worked out from its target: choose one."),
+            spell=name,
+        )
+    difficulty = spell_difficulty(state, spell, fighter_id, target)
     if difficulty is None:
         difficulty = whole_between(
             command.get("difficulty"),
@@ -285,7 +344,6 @@ def cast(batch: Batch, side: str, command: Command) -> None:
             fighter=fighter["label"],
             spell=name,
         ) from None
-    target = _target(state, command)
     dice = magic.power_dice(magic.gem_count(extra))
     power = st.value_of(state, fighter_id, "POU")
     payload = {
@@ -785,6 +843,18 @@ def legal_cast(state: State, side: str) -> list[dict[str, Any]]:
         if spells:
             entries.append(
                 {"type": "cast", "fighter": fighter_id, "choices": {"spell": spells}}
+            )
+        # A difficulty worked out from the target's characteristic: a target
+        # is chosen with it.
+        spells = castable(state, fighter_id, needs="target")
+        if spells:
+            everyone = [f for s in st.SIDES for f in st.fighters_of(state, s)]
+            entries.append(
+                {
+                    "type": "cast",
+                    "fighter": fighter_id,
+                    "choices": {"spell": spells, "target": everyone},
+                }
             )
     return entries
 

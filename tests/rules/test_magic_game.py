@@ -365,3 +365,38 @@ def test_in_games_with_magic_legal_actions_are_accepted_and_the_rest_refused(see
             break
         entry = rng.choice(entries)
         table.play(side, example_command(table.state, side, entry, rng))
+
+
+def test_a_formula_difficulty_is_worked_out_from_the_caster_or_the_target():
+    """ "Difficulty forms | number · formula (target's STR/ATT/RES/FEAR + k;
+    caster's POW + k; chosen fervour + k) · "free" [...] · special | [read] M12" """
+    game = magic_setup()
+    game["spells"].update(
+        {
+            "Volonté": {
+                "cost": {"fire": 1},
+                "difficulty": "POT + 3",
+                "frequency": None,
+            },
+            "Étreinte": {"cost": {"air": 1}, "difficulty": "RES+3", "frequency": None},
+            "Libre": {"cost": {"fire": 1}, "difficulty": "libera", "frequency": None},
+        }
+    )
+    game["sides"]["a"]["cards"][0]["spells"] += ["Volonté", "Étreinte", "Libre"]
+    game["sides"]["b"]["cards"][0]["gems"] = {}
+    table = magic_table_from(game)
+    entries = [e for e in legal_actions(table.state, "a") if e["type"] == "cast"]
+    assert "Volonté" in entries[0]["choices"]["spell"]  # POU 5 + 3 = 8
+    assert "Libre" not in entries[0]["choices"]["spell"]  # typed: not listed
+    assert entries[1]["choices"]["spell"] == ["Étreinte"]
+    assert "b2.1" in entries[1]["choices"]["target"]
+    table.refuses("a", cast(spell="Étreinte"), "target")
+    table.play("a", cast(spell="Étreinte", target="b2.1"))
+    assert table.state["pending"]["difficulty"] == 6 + 3  # the Repenti's RES 6
+    table.play("a", {"type": "roll"}, faces=[3])
+    table.play("a", cast(spell="Volonté"))
+    assert table.state["pending"]["difficulty"] == 8
+    table.play("a", {"type": "roll"}, faces=[4])
+    table.refuses("a", cast(spell="Libre"), "difficulty")
+    table.play("a", cast(spell="Libre", difficulty=5))
+    assert table.state["pending"]["difficulty"] == 5

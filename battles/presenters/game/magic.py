@@ -15,12 +15,14 @@ from rules import magic as rules_magic
 from rules.game import state as st
 from rules.game.magic_phase import (
     counter_candidates,
+    difficulty_needs,
     fervour_bounds_of,
     mana_maximum,
     mastered_elements,
     miracle_difficulty,
     ruling,
     skill_value,
+    spell_difficulty,
 )
 
 ELEMENT_WORDS = {
@@ -74,27 +76,35 @@ def spells_of(state: Mapping[str, Any], fighter_id: str, offers: Offers) -> list
     for name in names:
         spell = state["spells"][name]
         after = rules_magic.pay(fighter["gems"], spell["cost"])
+        # A number, or a formula of the caster's values; of the target's, its
+        # odds wait for the target (the formula shown as printed).
+        difficulty = spell_difficulty(state, spell, fighter_id, None)
         choices = []
         for extra in range(MAX_EXTRA_OFFERED + 1):
             element = _extra_element(after) if extra else None
             if extra and (element is None or after.get(element, 0) < extra):
                 break
-            odds = rules_magic.power_odds(
-                power, spell["difficulty"], extra, natural_one=natural_one
-            )
+            odds = None
+            if difficulty is not None:
+                odds = rules_magic.power_odds(
+                    power, difficulty, extra, natural_one=natural_one
+                )
             choices.append(
                 {
                     "extra": extra,
                     "element": element or "",
                     "element_word": element_word(element) if element else "",
-                    "odds": percent(odds),
+                    "odds": percent(odds) if odds is not None else "",
                 }
             )
         found.append(
             {
                 "name": name,
                 "cost": gem_words(spell["cost"]),
-                "difficulty": spell["difficulty"],
+                "difficulty": difficulty
+                if difficulty is not None
+                else spell["difficulty"],
+                "needs_target": difficulty_needs(spell) == "target",
                 "frequency": spell["frequency"],
                 "choices": choices,
             }
