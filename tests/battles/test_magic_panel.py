@@ -188,4 +188,7 @@ def test_the_upkeep_recovers_gems_of_the_elements_he_was_given(
     )
     game.refresh_from_db()
     assert game.state["fighters"][GRIFFON_MAGE]["gems"]["light"] == 1
-    assert "Gems 1 air, 2 fire → 1 light, 1 air, 2 fire." in page(owner_client, game)
+    body = page(owner_client, game)
+    assert "Gems 1 air, 2 fire → 1 light, 1 air, 2 fire." in body, [
+        line for line in body.splitlines() if "Gems" in line or "gems" in line
+    ]

@@ -20,6 +20,8 @@ from battles.models import Miracle, Spell
 from battles.models.mystic import MysticSource
 from battles.services.mystic import import_mystic_catalogue
 
+pytestmark = pytest.mark.usefixtures("english")
+
 DATA = Path(__file__).parent / "data" / "magic"
 
 

@@ -43,10 +43,11 @@ def element_word(element: str) -> str:
 def gem_words(gems: Mapping[str, int] | None) -> str:
     """ "2 fire, 1 light" (the elements with gems, in the rules' order);
     "0" when there is none."""
-    parts = [
-        f"{count} {element_word(element)}"
-        for element, count in (gems or {}).items()
-        if count
+    gems = gems or {}
+    parts = [  # in the rules' order (a database may reorder a JSON object)
+        f"{gems[element]} {element_word(element)}"
+        for element in rules_magic.GEM_KINDS
+        if gems.get(element)
     ]
     return ", ".join(parts) or "0"
 
