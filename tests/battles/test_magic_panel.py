@@ -174,6 +174,8 @@ def test_the_upkeep_recovers_gems_of_the_elements_he_was_given(
     opponent = {"type": "counter", "fighter": WOLFEN_MAGICIAN, "pay": False}
     perform(game, "b", opponent)
     perform(game, "a", {"type": "roll"})
+    while game.state["pending"]:  # a six showing: kept
+        perform(game, "a", {"type": "keep"})
     game = to_upkeep(game)
     for item in game.state["upkeep"]["items"]:
         if item["step"] == "faith" and item["side"] == "a":
