@@ -194,3 +194,9 @@ def test_the_upkeep_recovers_gems_of_the_elements_he_was_given(
     assert "Gems 1 air, 2 fire → 1 light, 1 air, 2 fire." in body, [
         line for line in body.splitlines() if "Gems" in line or "gems" in line
     ]
+
+
+def test_the_fighters_list_shows_a_magician_s_gems(magic_game, opponent_client):
+    body = page(opponent_client, magic_game)
+    assert "Gems: 1 light, 1 air, 3 fire" in body
+    assert "Gems: 1 darkness, 2 water" in body
