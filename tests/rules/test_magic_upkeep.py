@@ -115,10 +115,14 @@ def test_an_upkept_spell_is_paid_in_gems_of_its_element():
     (effect,) = table.state["effects"]
     assert effect["duration"] == "upkeep" and effect["element"] == "fire"
     to_upkeep(table)
+    key = f"effect:{effect['id']}"
+    # IV-D-2 then IV-D-3: faith, mana, and only then the upkeep payments.
+    steps = [i["step"] for i in table.state["upkeep"]["items"]]
+    assert steps.index("faith") < steps.index("mana") < steps.index("other")
+    table.refuses("a", tick(key, pay=True), ".")
     table.play("a", tick("faith:Prêtre"))
     table.play("a", tick("mana:Magicien"))
     table.play("b", tick("mana:Sorcier"))
-    key = f"effect:{effect['id']}"
     table.play("a", tick(key, pay=True))
     assert gems(table, "a1.1") == {"fire": 1, "light": 1, "air": 1}
     assert table.state["effects"][0]["id"] == effect["id"]
