@@ -491,6 +491,7 @@ class FighterChanged(TypedDict):
     changes: dict[str, Any]  # steps, stunned, routed, eliminated, charged, ...
     section: NotRequired[str]  # "IX": routed by a failed Courage test
     upkeep: NotRequired[dict[str, Any]]  # routed in the upkeep: its rally added
+    house_ruling: NotRequired[str]  # X: gems given back ("gems_on_failure")
 
 
 class CourageCertain(TypedDict):

@@ -400,3 +400,21 @@ def test_a_formula_difficulty_is_worked_out_from_the_caster_or_the_target():
     table.refuses("a", cast(spell="Libre"), "difficulty")
     table.play("a", cast(spell="Libre", difficulty=5))
     assert table.state["pending"]["difficulty"] == 5
+
+
+def test_the_events_of_games_with_magic_have_the_described_fields():
+    from rules.game.kinds import EVENT_KINDS
+
+    for seed in range(6):
+        table = _random_magic_game(seed, 40)
+        for event in table.events:
+            described = EVENT_KINDS[event["kind"]]
+            payload = set(event["payload"])
+            assert payload <= set(described.__annotations__), event["kind"]
+            assert described.__required_keys__ <= payload, event["kind"]
+    refunded = magic_table(gems_on_failure="refunded")
+    refunded.play("b", {"type": "set_mystic", "fighter": "b1.1", "gems": {}})
+    refunded.play("a", cast())  # Boule de feu: 1 + POU 5 fails its 7
+    events = refunded.play("a", {"type": "roll"}, faces=[1])
+    change = next(e for e in events if e["kind"] == "fighter_changed")
+    assert set(change["payload"]) <= set(EVENT_KINDS["fighter_changed"].__annotations__)
