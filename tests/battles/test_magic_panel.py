@@ -53,7 +53,7 @@ def test_the_mystic_action_lists_the_spells_with_their_cost_and_odds(
     assert "Boule de feu" in body and "2 fire · difficulty 7" in body
     # POU 3 against 7: a 4 or more on one die, 50 %; two dice, 75 %.
     assert "Cast: 50.0\u00a0%" in body
-    assert "+1 air: 75.0\u00a0%" in body  # any element: the most left
+    assert "+1 gem (air): 75.0\u00a0%" in body  # any element: the most left
 
 
 def test_a_cast_with_one_extra_gem_the_counter_asked_then_declined(

@@ -184,3 +184,20 @@ def test_spells_and_miracles_on_two_phones(phones, live_server):
     cast_taps = taps["cast"]
     print(f"taps of a cast with a target and one extra gem: {cast_taps}")
     assert cast_taps <= 4
+
+
+def test_the_spells_read_in_french_on_a_phone(phone, live_server):
+    """The default language: the costs, buttons and odds in French."""
+    with_magic()
+    game = new_game(OWNER, turns=2)
+    seat(game, OPPONENT, "b")
+    reserves(game)
+    game = until_active(game, GRIFFON_MAGE)
+    _open(phone, live_server.url, OWNER, game)
+    spell = _panel(phone).locator("form.spell-form", has_text="Boule de feu")
+    text = spell.inner_text()
+    assert "2 feu · difficulté 7" in text and "Lancer : 50,0\u00a0%" in text
+    assert "+1 gemme (air) : 75,0\u00a0%" in text
+    shot(phone, "magic", "9-spells-fr")
+    shot(spell, "magic", "9-spell-form-fr")
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 360
