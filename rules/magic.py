@@ -243,6 +243,18 @@ CONVENTIONS: dict[str, HouseRuling] = {
             "[inferred] (HR-F3): not checked in the game."
         ),
     ),
+    "combat_casting": HouseRuling(
+        default="floor",
+        choices=("floor",),
+        section="IV-C (M2)",
+        question=_("When do warrior-mages and warrior-monks cast in a combat?"),
+        reason=_(
+            "Ch. 4 says some fighters cast or call in the combat phase (M2); "
+            "which ones and when is not read: those whose card has "
+            "Guerrier-mage or Moine-guerrier, whenever their side has the floor "
+            "in the combat phase and nothing is under way."
+        ),
+    ),
     "calls_per_round": HouseRuling(
         default="unlimited",
         choices=("unlimited",),

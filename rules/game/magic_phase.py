@@ -183,11 +183,50 @@ def frequency_left(state: State, fighter_id: str, spell: str) -> bool:
     return frequency is None or casts_this_round(state, fighter_id, spell) < frequency
 
 
-def _may_act_now(state: State, side: str, fighter_id: str) -> bool:
+# Ch. 4 [read] M2: in the combat phase "some fighters" may cast or call;
+# which ones [inferred]: those whose card says so, by these abilities. When:
+# the convention ``combat_casting`` (rules.magic.CONVENTIONS).
+WARRIORS = {
+    "spells": ("Guerrier-mage", "Warrior-mage"),
+    "miracles": ("Moine-guerrier", "Warrior-monk"),
+}
+
+
+def is_warrior_mystic(state: State, fighter_id: str, what: str) -> bool:
+    """Whether the fighter's card says it casts (``what="spells"``) or calls
+    (``"miracles"``) in the combat phase."""
+    from rules.melee import ability
+
+    skills = st.card_of(state, fighter_id)["skills"]
+    return any(ability(skills, name)[0] for name in WARRIORS[what])
+
+
+def _in_combat_phase(state: State, side: str, fighter_id: str, what: str) -> bool:
+    """A warrior-mage or warrior-monk of a side the combat phase waits on,
+    nothing under way (the convention ``combat_casting``)."""
+    from rules.game.combat_phase import combat_waits_for
+
+    fighter = state["fighters"][fighter_id]
+    return (
+        state["phase"] == "combat"
+        and not state.get("pending")
+        and fighter["side"] == side
+        and not fighter["eliminated"]
+        and side in combat_waits_for(state)
+        and is_warrior_mystic(state, fighter_id, what)
+    )
+
+
+def _may_act_now(
+    state: State, side: str, fighter_id: str, what: str = "spells"
+) -> bool:
     """A fighter of the card being activated, able to make a mystic action
-    (IV-B-2: cumulative, after any exclusive action of the card)."""
+    (IV-B-2: cumulative, after any exclusive action of the card); in the
+    combat phase, a warrior-mage (warrior-monk) whose side is waited on."""
     from rules.game.activation_phase import check_declaration
 
+    if state["phase"] == "combat":
+        return _in_combat_phase(state, side, fighter_id, what)
     active = state.get("active")
     if state["phase"] != "activation" or not active or active["side"] != side:
         return False
@@ -292,10 +331,26 @@ def _target(state: State, command: Command) -> str | None:
     return target
 
 
+def _require_mystic_phase(state: State) -> None:
+    if state["phase"] != "combat":
+        require_phase(state, "activation")
+
+
+def _combat_refusal(state: State, fighter: Mapping[str, Any]) -> None:
+    if state["phase"] == "combat":
+        raise IllegalAction(
+            _(
+                "In the combat phase only a warrior-mage casts and a warrior-monk "
+                "calls, when its side has the floor: not {fighter} now."
+            ),
+            fighter=fighter["label"],
+        )
+
+
 def cast(batch: Batch, side: str, command: Command) -> None:
     """A magician casts a spell (digest §3)."""
     state = batch.state
-    require_phase(state, "activation")
+    _require_mystic_phase(state)
     require_no_pending(state)
     fighter_id = command.get("fighter")
     fighter = own_fighter(state, side, fighter_id)
@@ -310,9 +365,10 @@ def cast(batch: Batch, side: str, command: Command) -> None:
             _("{fighter} does not know that spell."), fighter=fighter["label"]
         )
     spell = state["spells"][name]
-    if not _may_act_now(state, side, fighter_id):
+    if not _may_act_now(state, side, fighter_id, "spells"):
         from rules.game.activation_phase import check_declaration
 
+        _combat_refusal(state, fighter)
         check_declaration(state, side, fighter_id, "mystic")  # says why
         raise IllegalAction(_("A spell is cast in its magician's activation."))
     if not frequency_left(state, fighter_id, name):
@@ -367,7 +423,8 @@ def cast(batch: Batch, side: str, command: Command) -> None:
                 natural_one=ruling(state, "natural_one"),
             )
         ),
-        "declared": "mystic" not in state["acted"].get(fighter_id, []),
+        "declared": state["phase"] == "activation"
+        and "mystic" not in state["acted"].get(fighter_id, []),
         "section": SECTION_SPELL,
     }
     batch.emit("spell_cast", payload)
@@ -529,7 +586,7 @@ def miracle_difficulty(miracle: Mapping[str, Any], fervour: int) -> int | None:
 def call(batch: Batch, side: str, command: Command) -> None:
     """A faithful calls a miracle (digest §4)."""
     state = batch.state
-    require_phase(state, "activation")
+    _require_mystic_phase(state)
     require_no_pending(state)
     fighter_id = command.get("fighter")
     fighter = own_fighter(state, side, fighter_id)
@@ -547,9 +604,10 @@ def call(batch: Batch, side: str, command: Command) -> None:
     cults = st.card_of(state, fighter_id).get("cults") or []
     if not magic.can_call(miracle["cults"], cults):
         raise IllegalAction(_("{miracle} is a miracle of another cult."), miracle=name)
-    if not _may_act_now(state, side, fighter_id):
+    if not _may_act_now(state, side, fighter_id, "miracles"):
         from rules.game.activation_phase import check_declaration
 
+        _combat_refusal(state, fighter)
         check_declaration(state, side, fighter_id, "mystic")
         raise IllegalAction(_("A miracle is called in its faithful's activation."))
     low, high = magic.fervour_bounds(miracle["fervour"], fighter["faith"])
@@ -594,7 +652,8 @@ def call(batch: Batch, side: str, command: Command) -> None:
                 faith, difficulty, natural_one=ruling(state, "natural_one")
             )
         ),
-        "declared": "mystic" not in state["acted"].get(fighter_id, []),
+        "declared": state["phase"] == "activation"
+        and "mystic" not in state["acted"].get(fighter_id, []),
         "house_ruling": "miracle_test",
         "section": SECTION_MIRACLE,
     }
@@ -828,16 +887,24 @@ def new_faith_bounds(state: State, fighter_id: str) -> dict[str, Any]:
 # --- what a side may do (rules.game.legal_actions) ------------------------------
 
 
+def _candidates(state: State, side: str) -> list[str]:
+    """Who may make a mystic action now: the active card's fighters, or in
+    the combat phase the side's fighters (its warrior-mages and -monks)."""
+    if state["phase"] == "combat":
+        return st.fighters_of(state, side)
+    return list((state.get("active") or {}).get("fighters", []))
+
+
 def legal_cast(state: State, side: str) -> list[dict[str, Any]]:
     """Each magician of the active card who may cast now, with the spells he
     can pay for whose frequency is not used up; the extra gems are typed."""
-    if state["phase"] != "activation" or state.get("pending"):
+    if state["phase"] not in ("activation", "combat") or state.get("pending"):
         return []
     entries = []
-    for fighter_id in (state.get("active") or {}).get("fighters", []):
+    for fighter_id in _candidates(state, side):
         if state["fighters"][fighter_id]["eliminated"]:
             continue
-        if not _may_act_now(state, side, fighter_id):
+        if not _may_act_now(state, side, fighter_id, "spells"):
             continue
         spells = castable(state, fighter_id)
         if spells:
@@ -879,13 +946,13 @@ def legal_counter(state: State, side: str) -> list[dict[str, Any]]:
 
 def legal_call(state: State, side: str) -> list[dict[str, Any]]:
     """Each faithful of the active card who may call a miracle now."""
-    if state["phase"] != "activation" or state.get("pending"):
+    if state["phase"] not in ("activation", "combat") or state.get("pending"):
         return []
     entries = []
-    for fighter_id in (state.get("active") or {}).get("fighters", []):
+    for fighter_id in _candidates(state, side):
         if state["fighters"][fighter_id]["eliminated"]:
             continue
-        if not _may_act_now(state, side, fighter_id):
+        if not _may_act_now(state, side, fighter_id, "miracles"):
             continue
         miracles = [
             name

@@ -418,3 +418,54 @@ def test_the_events_of_games_with_magic_have_the_described_fields():
     events = refunded.play("a", {"type": "roll"}, faces=[1])
     change = next(e for e in events if e["kind"] == "fighter_changed")
     assert set(change["payload"]) <= set(EVENT_KINDS["fighter_changed"].__annotations__)
+
+
+def test_a_warrior_mage_casts_in_the_combat_phase_when_his_side_has_the_floor():
+    """Ch. 4 [read] M2: "some fighters" cast or call in the combat phase;
+    which ones [inferred]: the card's Guerrier-mage (the convention
+    ``combat_casting``)."""
+    from tests.support.magic_table import magic_table_from_setup
+
+    game = magic_setup()
+    game["sides"]["a"]["cards"][0]["skills"] = ["Guerrier-mage"]
+    game["sides"]["b"]["cards"][0]["gems"] = {}
+    table = magic_table_from_setup(game)
+    table.play(
+        "a", {"type": "set_contact", "one": "a1.1", "two": "b2.1", "contact": True}
+    )
+    for _step in range(20):
+        if table.state["phase"] != "activation":
+            break
+        side = sorted(waiting_for(table.state))[0]
+        kinds = {e["type"] for e in legal_actions(table.state, side)}
+        command = "end_activation" if "end_activation" in kinds else "draw"
+        table.play(
+            side, {"type": command, **({"action": "draw"} if command == "draw" else {})}
+        )
+    assert table.state["phase"] == "combat"
+    table.play("a", {"type": "form_combats", "combats": "suggested"})
+    for _step in range(10):  # to a moment side A has the floor, nothing pending
+        state = table.state
+        if waiting_for(state) == {"a"} and not state["pending"]:
+            break
+        side = sorted(waiting_for(state))[0]
+        entry = next(
+            e
+            for e in legal_actions(state, side)
+            if e["type"] in ("initiative", "roll", "place_dice", "keep")
+        )
+        command = {k: v for k, v in entry.items() if k != "choices"}
+        command.update({f: v[0] for f, v in entry.get("choices", {}).items()})
+        if command["type"] == "place_dice":
+            command["attack"] = 1
+        table.play(side, command)
+    entries = [e for e in legal_actions(table.state, "a") if e["type"] == "cast"]
+    assert entries and entries[0]["fighter"] == "a1.1"
+    events = table.play("a", cast())
+    assert events[0]["payload"]["declared"] is False
+    table.play("a", {"type": "roll"}, faces=[4])
+    assert table.state["phase"] == "combat" and table.state["pending"] is None
+    # The faithful, no warrior-monk, calls nothing in the combat phase.
+    table.refuses(
+        "a", {"type": "call", "fighter": "a2.1", "miracle": "Prière"}, "warrior"
+    )

@@ -88,3 +88,16 @@ def to_upkeep(table: Table) -> Table:
             table.play(side, {"type": "draw", "action": "draw"})
     assert table.state["phase"] == "upkeep"
     return table
+
+
+def magic_table_from_setup(game) -> Table:
+    """``magic_table``'s opening with another setup."""
+    table = Table(game, seed="magic")
+    table.play("a", {"type": "set_sequence", "order": ["a1", "a2"]})
+    table.play("b", {"type": "set_sequence", "order": ["b1", "b2"]})
+    table.play("a", {"type": "choose_tactics_fighter", "fighter": "a1.1"})
+    table.play("b", {"type": "choose_tactics_fighter", "fighter": "b1.1"})
+    table.play("a", {"type": "roll"}, faces=[4, 2])
+    table.play("a", {"type": "choose_first", "first": "a"})
+    table.play("a", {"type": "draw", "action": "draw"})
+    return table
