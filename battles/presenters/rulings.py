@@ -106,3 +106,19 @@ def ruling_note(
         "question": _(ruling.question),
         "value": value_word(value),
     }
+
+
+def conventions() -> list[dict[str, Any]]:
+    """What the sources leave open and the app plays one way only (magic and
+    faith, ``rules.magic.CONVENTIONS``): shown with the rulings, not chosen."""
+    from rules.magic import CONVENTIONS
+
+    return [
+        {
+            "name": name,
+            "question": _(ruling.question),
+            "reason": _(ruling.reason),
+            "section": ruling.section,
+        }
+        for name, ruling in CONVENTIONS.items()
+    ]

@@ -200,3 +200,12 @@ def test_the_fighters_list_shows_a_magician_s_gems(magic_game, opponent_client):
     body = page(opponent_client, magic_game)
     assert "Gems: 1 light, 1 air, 3 fire" in body
     assert "Gems: 1 darkness, 2 water" in body
+
+
+def test_the_game_page_lists_the_rulings_and_conventions_of_magic(
+    magic_game, owner_client
+):
+    body = page(owner_client, magic_game)
+    assert "Are a spell's gems lost when its power test fails?" in body
+    assert "Also left open by the sources, and played one way only:" in body
+    assert "What is rolled to call a miracle?" in body

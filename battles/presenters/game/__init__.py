@@ -40,7 +40,7 @@ from battles.presenters.game.common import (
     waiting_on,
 )
 from battles.presenters.game.floor import Offers, floor_side, waiting_for
-from battles.presenters.rulings import rulings_in_force
+from battles.presenters.rulings import conventions, rulings_in_force
 from battles.presenters.words import PHASE_SECTIONS, phase_word, side_word
 from rules.game.evolve import META_KINDS
 
@@ -283,6 +283,7 @@ def build_board(
         "can_switch_dice": viewer.is_player and not game.finished,
         "undo_confirm": undo_confirm,
         "rulings": rulings_in_force(state) if since is None else [],
+        "conventions": conventions() if since is None else [],
     }
 
 
