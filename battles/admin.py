@@ -147,3 +147,23 @@ class ActivationSequenceAdmin(ReadOnlyAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).of_finished_games()
+
+
+# --- Spells and miracles (issue #32): typed and corrected by hand ------------
+from battles.models.mystic import Miracle, Spell  # noqa: E402
+
+
+@admin.register(Spell)
+class SpellAdmin(admin.ModelAdmin):
+    list_display = ["name", "path", "cost_text", "difficulty_text", "points", "source"]
+    list_filter = ["source", "path"]
+    search_fields = ["name", "path", "description"]
+    raw_id_fields = ["owner"]
+
+
+@admin.register(Miracle)
+class MiracleAdmin(admin.ModelAdmin):
+    list_display = ["name", "cult", "fervour_text", "difficulty_text", "points"]
+    list_filter = ["source", "cult", "universal"]
+    search_fields = ["name", "cult", "description"]
+    raw_id_fields = ["owner"]

@@ -78,6 +78,24 @@ def _map(data: QueryDict, spec: Field) -> dict[str, str]:
     return found
 
 
+def _gems(data: QueryDict, spec: Field) -> dict[str, int] | None:
+    """Fields named ``prefix<element>`` ("extra:fire"), each a number of
+    gems; the elements left out or empty count 0 (X). None when none of
+    them was posted."""
+    from rules.magic import GEM_KINDS
+
+    found: dict[str, int] = {}
+    posted = False
+    for kind in GEM_KINDS:
+        raw = data.get(spec.prefix + kind)
+        if (raw or "").strip():
+            posted = True
+            count = check_int(raw, spec.name, spec.low, spec.high)
+            if count:
+                found[kind] = count
+    return found if posted else None
+
+
 def _value(data: QueryDict, spec: Field) -> Any:
     """One declared field (``rules.game.kinds.Field``) read and checked; None
     when it is optional and was not sent."""
@@ -85,6 +103,8 @@ def _value(data: QueryDict, spec: Field) -> Any:
         return _list(data, spec) or (None if not spec.required else [])
     if spec.type == "map":
         return _map(data, spec) or None
+    if spec.type == "gems":
+        return _gems(data, spec)
     raw = data.get(spec.name)
     if spec.type == "bool":
         return spec.default if raw is None else _bool(raw)

@@ -41,6 +41,11 @@ urlpatterns += [
                     name="army-card-count",
                 ),
                 path(
+                    "cards/<int:army_card_id>/known/",
+                    armies.army_card_known,
+                    name="army-card-known",
+                ),
+                path(
                     "cards/<int:army_card_id>/remove/",
                     armies.army_remove_card,
                     name="army-card-remove",

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import IllegalAction, _
+from rules.house import HouseRuling
 
 __all__ = [
     "AMBIDEXTROUS",
@@ -60,27 +61,6 @@ def combat_dice(opponents: int, *, sequence: int = 0) -> int:
     if isinstance(sequence, bool) or not isinstance(sequence, int) or sequence < 0:
         raise ValueError("Enchaînement adds 0 or more dice.")
     return 1 + opponents + sequence
-
-
-@dataclass(frozen=True)
-class HouseRuling:
-    """A point the sources leave open (melee-sources.md §6): a setting of the
-    game chosen at its creation, ``default`` unless the players chose another
-    of ``choices``. ``question`` and ``reason`` are English, marked for
-    translation. ``basis`` says truly where the default comes from: ``"read"``
-    (read in the sources), ``"inferred"`` (deduced from them),
-    ``"other_edition"`` (read in another edition only), ``"fan"`` (a fan
-    text), ``"none"`` (not found in the sources: the app's choice)."""
-
-    default: str
-    choices: tuple[str, ...]
-    section: str
-    question: str
-    reason: str
-    basis: str = "none"
-
-
-BASES = ("read", "inferred", "other_edition", "fan", "none")
 
 
 HOUSE_RULINGS: dict[str, HouseRuling] = {
@@ -471,3 +451,15 @@ def combats_from_choices(
                 target=name(choices[fighter]),
             )
     return combats
+
+
+def _join_magic_rulings() -> None:
+    """The rulings of magic and faith (``rules.magic.HOUSE_RULINGS``) are
+    chosen with the melee's, in the one registry the game's setup reads."""
+    from rules.magic import HOUSE_RULINGS as MAGIC_RULINGS
+
+    for name, ruling in MAGIC_RULINGS.items():
+        HOUSE_RULINGS.setdefault(name, ruling)
+
+
+_join_magic_rulings()

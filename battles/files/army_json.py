@@ -29,6 +29,7 @@ from battles.models.armies import (
     format_ability,
     parse_ability,
 )
+from battles.models.mystic import Miracle, MysticSource, Spell
 from battles.services.armies import (
     ArmyError,
     _free_name,
@@ -38,6 +39,45 @@ from battles.services.armies import (
 )
 from battles.services.quotas import spend, who
 from battles.validation import CONTROL_MESSAGE, has_control_characters
+
+# The fields of a spell and a miracle the army file carries (with "name").
+SPELL_FIELDS = (
+    "path",
+    "cost",
+    "cost_text",
+    "difficulty",
+    "difficulty_text",
+    "frequency",
+    "frequency_text",
+    "intensity",
+    "duration",
+    "duration_text",
+    "range_cm",
+    "range_text",
+    "area",
+    "area_text",
+    "points",
+    "description",
+)
+MIRACLE_FIELDS = (
+    "cult",
+    "universal",
+    "fervour",
+    "fervour_text",
+    "creation",
+    "alteration",
+    "destruction",
+    "difficulty",
+    "difficulty_text",
+    "duration",
+    "duration_text",
+    "range_cm",
+    "range_text",
+    "area",
+    "area_text",
+    "points",
+    "description",
+)
 
 __all__ = [
     "ARMY_JSON_FORMAT",
@@ -127,11 +167,75 @@ def export_army_json(army: Army) -> dict:
                     "fighters": army_card.fighters,
                     "is_ally": army_card.is_ally,
                     "profile": card_profile(army_card.card),
+                    # X, XI: what the magician knows, the faithful calls.
+                    "spells": [
+                        mystic_json(spell, SPELL_FIELDS)
+                        for spell in army_card.spells.all()
+                    ],
+                    "miracles": [
+                        mystic_json(miracle, MIRACLE_FIELDS)
+                        for miracle in army_card.miracles.all()
+                    ],
                 }
                 for army_card in army.cards.all()
             ],
         },
     }
+
+
+def mystic_json(item: Spell | Miracle, fields: tuple[str, ...]) -> dict:
+    """A spell or a miracle as the army file carries it (every field, so
+    another server can recreate it)."""
+    return {"name": item.name, **{key: getattr(item, key) for key in fields}}
+
+
+def _read_mystic(reader: _Reader, entry: dict, path: str) -> dict[str, list]:
+    """The spells and miracles a card of the file knows, unsaved."""
+    found: dict[str, list] = {"spells": [], "miracles": []}
+    for key, model, fields in (
+        ("spells", Spell, SPELL_FIELDS),
+        ("miracles", Miracle, MIRACLE_FIELDS),
+    ):
+        items = entry.get(key, [])
+        if not isinstance(items, list) or len(items) > MAX_IMPORT_CARDS:
+            reader.problem(f"{path}.{key}", _("must be a list"))
+            continue
+        for index, data in enumerate(items):
+            where = f"{path}.{key}[{index}]"
+            data = reader.obj(data, where)
+            name = " ".join(reader.text(data, "name", where).split())
+            if not name:
+                reader.problem(f"{where}.name", _("is missing"))
+                continue
+            values = {k: data[k] for k in fields if k in data}
+            item = model(name=name, source=MysticSource.MANUAL, **values)
+            try:
+                item.full_clean(exclude=["owner"], validate_constraints=False)
+            except (ValidationError, TypeError, ValueError) as error:
+                messages = getattr(error, "message_dict", {"": [str(error)]})
+                for field_name, errors in messages.items():
+                    for message in errors:
+                        reader.problem(f"{where}.{field_name}".rstrip("."), message)
+                continue
+            found[key].append(item)
+    return found
+
+
+def _known(owner: Owner, model, items: list) -> list:
+    """Each spell or miracle of the file: the owner's or the library's of
+    the same name, else created as the owner's."""
+    result = []
+    for item in items:
+        candidates = list(model.objects.visible_to(owner).filter(name=item.name))
+        own = [c for c in candidates if c.owner_id or c.guest_key]
+        existing = (own or candidates or [None])[0]
+        if existing is None:
+            for key_name, value in owner.fields().items():
+                setattr(item, key_name, value)
+            item.save()
+            existing = item
+        result.append(existing)
+    return result
 
 
 @dataclass
@@ -414,7 +518,8 @@ def import_army_json(owner: Owner, data: bytes | str | dict) -> Army:
                 f"{path}.is_ally",
                 _("a card of another people must be marked as an ally"),
             )
-        entries.append((path, fighters, is_ally, card, abilities, profile))
+        known = _read_mystic(reader, entry, path)
+        entries.append((path, fighters, is_ally, card, abilities, profile, known))
     if reader.problems:
         raise ArmyImportError(reader.problems)
     try:
@@ -447,9 +552,15 @@ def _write_import(owner, name, army_people, points_limit, entries, peoples) -> A
     )
     spend("army", who(owner), error=ArmyError)
     _save(army)
-    for position, (path, fighters, is_ally, card, abilities, profile) in enumerate(
-        entries
-    ):
+    for position, (
+        path,
+        fighters,
+        is_ally,
+        card,
+        abilities,
+        profile,
+        known,
+    ) in enumerate(entries):
         card.people = card.people  # the People now has a pk
         key = (card.people.name, card.name)
         existing = made.get(key) or _matching_card(owner, card)
@@ -475,13 +586,17 @@ def _write_import(owner, name, army_people, points_limit, entries, peoples) -> A
             _set_abilities(card, [parse_ability(text) for text in abilities])
             existing = card
         made[key] = existing
-        ArmyCard.objects.create(
+        army_card = ArmyCard.objects.create(
             army=army,
             card=existing,
             fighters=fighters,
             position=position,
             is_ally=is_ally and existing.people_id != army.people_id,
         )
+        if known["spells"]:
+            army_card.spells.set(_known(owner, Spell, known["spells"]))
+        if known["miracles"]:
+            army_card.miracles.set(_known(owner, Miracle, known["miracles"]))
     if problems:
         raise ArmyImportError(problems)
     return army

@@ -43,6 +43,7 @@ from battles.models.league import (  # noqa: F401, E402
     ResultStatus,
     Season,
 )
+from battles.models.mystic import Miracle, Spell  # noqa: F401, E402
 from battles.models.once import FormSubmission  # noqa: F401, E402
 from battles.models.ratelimit import RateLimitHit  # noqa: F401, E402
 from battles.models.tournament import (  # noqa: F401, E402

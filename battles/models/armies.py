@@ -612,7 +612,8 @@ class ArmyQuerySet(models.QuerySet):
     def with_cards(self) -> ArmyQuerySet:
         """Everything an army page shows, in a fixed number of queries: the army
         with its people, then its cards with their profiles, then the
-        abilities (3 queries however many cards)."""
+        abilities, the spells and the miracles the cards know (5 queries
+        however many cards)."""
         return self.select_related("people", "owner").prefetch_related(
             Prefetch(
                 "cards",
@@ -621,6 +622,8 @@ class ArmyQuerySet(models.QuerySet):
                 ).order_by("position", "id"),
             ),
             "cards__card__abilities",
+            "cards__spells",
+            "cards__miracles",
         )
 
     def alive(self) -> ArmyQuerySet:
@@ -747,6 +750,13 @@ class ArmyCard(models.Model):
     )
     position = models.PositiveIntegerField(default=0)
     is_ally = models.BooleanField(_("ally"), default=False)
+    # X, XI: the spells a magician knows, the miracles a faithful may call.
+    spells = models.ManyToManyField(
+        "battles.Spell", blank=True, related_name="army_cards"
+    )
+    miracles = models.ManyToManyField(
+        "battles.Miracle", blank=True, related_name="army_cards"
+    )
 
     class Meta:
         ordering = ["position", "id"]
@@ -763,7 +773,15 @@ class ArmyCard(models.Model):
 
     @property
     def points(self) -> int | None:
-        """cost × fighters, or None when the card prints no cost."""
+        """cost × fighters, plus the points of the spells and miracles the
+        card knows; None when the card prints no cost."""
         if self.card.cost is None:
             return None
-        return self.card.cost * self.fighters
+        return self.card.cost * self.fighters + self.mystic_points
+
+    @property
+    def mystic_points(self) -> int:
+        """The points of the spells and miracles this card knows."""
+        return sum(s.points for s in self.spells.all()) + sum(
+            m.points for m in self.miracles.all()
+        )

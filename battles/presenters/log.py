@@ -17,6 +17,7 @@ from django.utils.translation import ngettext
 from battles.presenters.game import (
     activation,
     combat,
+    magic,
     rolls,
     strategic,
     table_rolls,
@@ -132,6 +133,7 @@ WORDING: dict[str, Callable[..., tuple[str, str] | None]] = {
     **combat.EVENTS,
     **upkeep.EVENTS,
     **rolls.EVENTS,
+    **magic.EVENTS,
 }
 
 

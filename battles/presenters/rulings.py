@@ -44,6 +44,20 @@ VALUE_WORDS = {
     "5": gettext_lazy("difficulty 5"),
     "6": gettext_lazy("difficulty 6"),
     "7": gettext_lazy("difficulty 7"),
+    # magic and faith (rules.magic.HOUSE_RULINGS)
+    "spent": gettext_lazy("spent"),
+    "refunded": gettext_lazy("given back"),
+    "starting_reserve": gettext_lazy("the reserve it starts with"),
+    "power": gettext_lazy("its POU"),
+    "any_gem": gettext_lazy("by any one gem"),
+    "not_countered": gettext_lazy("not countered"),
+    "used": gettext_lazy("yes"),
+    "not_used": gettext_lazy("no"),
+    "no_automatic_failure": gettext_lazy("no (Conf'Fédé)"),
+    "fails": gettext_lazy("yes (C3)"),
+    "entered": gettext_lazy("entered at the table"),
+    "recovery_only": gettext_lazy("Recovery/X only"),
+    "printed": gettext_lazy("the card's FOI"),
 }
 
 # Where a ruling's default comes from (``HouseRuling.basis``), said truly: a
@@ -130,3 +144,28 @@ def ruling_note(
             % {"question": _(ruling.question), "value": value_word(value)}
         )
     return "; ".join(notes)
+    name = event_payload.get("house_ruling")
+    ruling = melee.HOUSE_RULINGS.get(name) if name else None
+    if ruling is None:
+        return ""
+    value = (chosen or {}).get(name, ruling.default)
+    return _("house ruling: %(question)s %(value)s") % {
+        "question": _(ruling.question),
+        "value": value_word(value),
+    }
+
+
+def conventions() -> list[dict[str, Any]]:
+    """What the sources leave open and the app plays one way only (magic and
+    faith, ``rules.magic.CONVENTIONS``): shown with the rulings, not chosen."""
+    from rules.magic import CONVENTIONS
+
+    return [
+        {
+            "name": name,
+            "question": _(ruling.question),
+            "reason": _(ruling.reason),
+            "section": ruling.section,
+        }
+        for name, ruling in CONVENTIONS.items()
+    ]

@@ -125,6 +125,7 @@ def side_setup(army: Army, player_name: str) -> dict[str, Any]:
                 "flight_mou": _number(card.mou_flight),
                 "weapon": weapon,
                 "fighters": army_card.fighters,
+                **_mystic_card(army_card, card),
             }
         )
     return {
@@ -134,6 +135,34 @@ def side_setup(army: Army, player_name: str) -> dict[str, Any]:
         "alliance": army.people.get_voie_display() if army.people.voie else None,
         "cards": cards,
     }
+
+
+def _mystic_card(army_card, card) -> dict[str, Any]:
+    """X, XI: the spells a magician card knows (its gems entered at the table,
+    HR-M1), the miracles a faithful calls (his cults: theirs)."""
+    found: dict[str, Any] = {}
+    spells = [spell.name for spell in army_card.spells.all()]
+    if spells and card.pou is not None:
+        found.update(spells=spells, gems={})
+    miracles = list(army_card.miracles.all())
+    if miracles and card.foi is not None:
+        found["miracles"] = [miracle.name for miracle in miracles]
+        found["cults"] = sorted({m.cult for m in miracles if m.cult})
+    return found
+
+
+def mystic_of(*armies: Army) -> dict[str, Any]:
+    """``setup["spells"]`` and ``setup["miracles"]``: every spell and miracle
+    the armies' cards know, as the rules read them."""
+    from battles.services.mystic import mystic_setup
+
+    spells: dict[str, Any] = {}
+    miracles: dict[str, Any] = {}
+    for army in armies:
+        more_spells, more_miracles, _known, _called = mystic_setup(army.cards.all())
+        spells.update(more_spells)
+        miracles.update(more_miracles)
+    return {"spells": spells, "miracles": miracles}
 
 
 def _armies_with_cards(ids: Iterable[int]) -> dict[int, Army]:
@@ -172,6 +201,7 @@ def create_game(
             "a": side_setup(armies[army_a.pk], player_a),
             "b": side_setup(armies[army_b.pk], player_b),
         },
+        **mystic_of(armies[army_a.pk], armies[army_b.pk]),
     }
     if house_rulings:
         setup["house_rulings"] = dict(house_rulings)

@@ -41,9 +41,11 @@ from battles.forms.armies import (
 )
 from battles.identity import requester
 from battles.models.armies import Army, Owner, ReferenceCard
+from battles.models.mystic import Miracle, Spell
 from battles.services import armies as services
 from battles.services.armies import RESTORE_WINDOW, ArmyError
 from battles.services.catalogues import import_catalogue
+from battles.services.mystic import set_known
 from battles.validation import CONTROL_CHARACTERS
 
 UNDO_SESSION_KEY = "armies_undo"
@@ -116,8 +118,33 @@ def _army_context(
             _library(request, army, query, allies) if editable and with_library else []
         ),
         "card_error": "",
+        **_mystic_choices(owner, editable and _has_mystics(army)),
     }
     return context
+
+
+MYSTIC_CHOICES = 100  # spells (or miracles) offered on one army card
+
+
+def _has_mystics(army: Army) -> bool:
+    """Whether a card of the army is a magician (POU) or a faithful (FOI)."""
+    return any(
+        c.card.pou is not None or c.card.foi is not None for c in army.cards.all()
+    )
+
+
+def _mystic_choices(owner: Owner, editable: bool) -> dict:
+    """The spells and miracles an army's magicians and faithful may know."""
+    if not editable:
+        return {"spell_choices": [], "miracle_choices": []}
+    return {
+        "spell_choices": list(
+            Spell.objects.visible_to(owner).order_by("name")[:MYSTIC_CHOICES]
+        ),
+        "miracle_choices": list(
+            Miracle.objects.visible_to(owner).order_by("name")[:MYSTIC_CHOICES]
+        ),
+    }
 
 
 def _render_cards(request: HttpRequest, army_id: int, error: str = "") -> HttpResponse:
@@ -130,7 +157,12 @@ def _render_cards(request: HttpRequest, army_id: int, error: str = "") -> HttpRe
     return render(
         request,
         "battles/armies/army.html#cards",
-        {"army": army, "editable": True, "card_error": error},
+        {
+            "army": army,
+            "editable": True,
+            "card_error": error,
+            **_mystic_choices(_owner(request), _has_mystics(army)),
+        },
     )
 
 
@@ -301,6 +333,31 @@ def army_change_count(
         return _render_cards(request, army.pk, _("Tap + or −."))
     try:
         services.change_count(army, army_card_id, form.cleaned_data["delta"])
+    except ArmyError as error:
+        return _render_cards(request, army.pk, " ".join(error.messages))
+    return _render_cards(request, army.pk)
+
+
+@require_POST
+def army_card_known(
+    request: HttpRequest, army_id: int, army_card_id: int
+) -> HttpResponse:
+    """The spells a magician card knows, the miracles a faithful calls (X, XI)."""
+    army = _get_army_for_owner(request, army_id)
+    army_card = next((c for c in army.cards.all() if c.pk == army_card_id), None)
+    if army_card is None:
+        raise Http404("No such card in this army.")
+    names = {
+        key: [n[:120] for n in request.POST.getlist(key)[:MYSTIC_CHOICES]]
+        for key in ("spells", "miracles")
+    }
+    try:
+        set_known(
+            army_card,
+            _owner(request),
+            spells=names["spells"],
+            miracles=names["miracles"],
+        )
     except ArmyError as error:
         return _render_cards(request, army.pk, " ".join(error.messages))
     return _render_cards(request, army.pk)

@@ -56,6 +56,14 @@ from rules.game.combat_phase import (
     pursue,
 )
 from rules.game.common import Batch, Command, CountingDice, State, own_fighter
+from rules.game.magic_phase import (
+    call,
+    cast,
+    counter,
+    legal_call,
+    legal_cast,
+    legal_counter,
+)
 from rules.game.pending import choice_odds, who_decides
 from rules.game.roll_numbers import roll_key, roll_number
 from rules.game.rolling import (
@@ -89,6 +97,7 @@ from rules.game.upkeep_phase import (
     tick_upkeep,
     with_rally_item,
 )
+from rules.magic import MAX_GEMS, normal_reserve
 from rules.melee import house_rulings
 
 
@@ -119,7 +128,18 @@ def _set_mystic(batch: Batch, side: str, command: Command) -> None:
     if state["phase"] == "finished":
         raise IllegalAction(_("The game is over."))
     fighter = own_fighter(state, side, command.get("fighter"))
-    changes = {}
+    changes: dict[str, Any] = {}
+    if command.get("gems") is not None:
+        changes["gems"] = _gems_given(state, command["fighter"], command["gems"])
+        if not fighter.get("gems_max"):
+            # HR-M1: a reserve first given at the table is its maximum.
+            changes["gems_max"] = sum(changes["gems"].values())
+        if not st.card_of(state, command["fighter"]).get("elements"):
+            # A card that names no element: the elements given are mastered.
+            given = {e for e, n in changes["gems"].items() if n}
+            known = set(fighter.get("elements") or [])
+            if given - known:
+                changes["elements"] = sorted(known | given)
     for key in ("mana", "faith"):
         if command.get(key) is None:
             continue
@@ -127,6 +147,11 @@ def _set_mystic(batch: Batch, side: str, command: Command) -> None:
         if fighter[key] is None:
             raise IllegalAction(
                 _("{fighter} has no such reserve."), fighter=fighter["label"]
+            )
+        if key == "mana" and (fighter.get("gems") is not None or "gems" in changes):
+            raise IllegalAction(
+                _("{fighter}'s mana is counted in gems: give them by element (X)."),
+                fighter=fighter["label"],
             )
         if (
             isinstance(value, bool)
@@ -141,6 +166,35 @@ def _set_mystic(batch: Batch, side: str, command: Command) -> None:
         "fighter_changed",
         {"fighter": command["fighter"], "label": fighter["label"], "changes": changes},
     )
+
+
+def _gems_given(state: State, fighter_id: str, gems: Any) -> dict[str, int]:
+    """A magician's reserve of gems as the player gives it (X, HR-M1)."""
+    fighter = state["fighters"][fighter_id]
+    if fighter.get("gems") is None and st.base_value(state, fighter_id, "POU") is None:
+        raise IllegalAction(
+            _("{fighter} is not a magician: no gems of mana."),
+            fighter=fighter["label"],
+        )
+    if not isinstance(gems, Mapping):
+        raise IllegalAction(_("Give the gems by element."))
+    try:
+        reserve = normal_reserve(gems)
+    except ValueError:
+        raise IllegalAction(
+            _(
+                "Give 0 to 99 gems of each element (light, darkness, air, water, "
+                "fire, earth)."
+            )
+        ) from None
+    if any(count > MAX_GEMS for count in reserve.values()):
+        raise IllegalAction(
+            _(
+                "Give 0 to 99 gems of each element (light, darkness, air, water, "
+                "fire, earth)."
+            )
+        )
+    return reserve
 
 
 def _legal_set_routed(state: State, side: str) -> list[dict[str, Any]]:
@@ -159,7 +213,7 @@ def _legal_set_mystic(state: State, side: str) -> list[dict[str, Any]]:
     for fighter_id in st.fighters_of(state, side):
         data = state["fighters"][fighter_id]
         fields = [key for key in ("mana", "faith") if data[key] is not None]
-        if fields:
+        if fields or data.get("gems") is not None:
             # The reserve itself (0 to 99) is typed by the player.
             result.append({"type": "set_mystic", "fighter": fighter_id})
     return result
@@ -245,6 +299,10 @@ def _register_all() -> None:
         # A freed fighter's pursuit (VII-C-6): listed to its side while the
         # next combat is picked, whoever picks it.
         ("pursue", pursue, legal_pursue, True),
+        # X, XI: a spell, the adversary's answer to it, a miracle.
+        ("cast", cast, legal_cast, False),
+        ("counter", counter, legal_counter, False),
+        ("call", call, legal_call, False),
         ("set_routed", _set_routed, _legal_set_routed, True),
         ("set_mystic", _set_mystic, _legal_set_mystic, True),
         ("concede", _concede, _legal_concede, True),
@@ -344,6 +402,7 @@ def new_game_event(setup: Mapping[str, Any]) -> dict[str, Any]:
     initial.setdefault("effects", [])
     initial.setdefault("rolls", 0)  # the next fresh roll number (never rewound)
     initial.setdefault("taken_back", [])  # rolls undone, kept for the same roll
+    initial.setdefault("casts", {})
     return {"kind": "game_started", "side": None, "payload": {"state": initial}}
 
 

@@ -61,11 +61,11 @@ def _set_fighter(state: State, payload: Mapping[str, Any]) -> None:
     if "upkeep" in payload:  # a rally added to the upkeep under way (IV-D-1)
         state["upkeep"] = copy_state(payload["upkeep"])
     changes = payload.get("changes", {})
-    _fighter_changes(
-        state,
-        payload["fighter"],
-        {key: changes[key] for key in FIGHTER_KEYS if key in changes},
-    )
+    kept = {key: changes[key] for key in FIGHTER_KEYS if key in changes}
+    if "gems" in kept:
+        kept["gems"] = dict(kept["gems"])
+        kept.setdefault("mana", sum(kept["gems"].values()))  # X: the gems' total
+    _fighter_changes(state, payload["fighter"], kept)
 
 
 FIGHTER_KEYS = (
@@ -77,6 +77,9 @@ FIGHTER_KEYS = (
     "mana",
     "faith",
     "fierce",
+    "gems",
+    "gems_max",
+    "elements",  # X: the elements a magician masters, given at the table
 )
 
 
@@ -221,11 +224,53 @@ def _turn_started(state: State, payload: Mapping[str, Any]) -> None:
         combat=None,
         upkeep=None,
         pending=None,
+        casts={},  # X: a spell's frequency counts per round
     )
     fighters = _own(state, "fighters")
     for fighter_id, data in fighters.items():
         # II-B-5: the stun lasts until the end of turn.
         fighters[fighter_id] = {**data, "stunned": False, "charged": False}
+
+
+def _spell_cast(state: State, payload: Mapping[str, Any]) -> None:
+    """X: the caster's gems paid, the spell counted against its frequency,
+    the mystic action declared (IV-B-2) if it was not yet."""
+    fighter_id, spell = payload["fighter"], payload["spell"]
+    _set_fighter(
+        state, {"fighter": fighter_id, "changes": {"gems": payload["gems_after"]}}
+    )
+    state.setdefault("casts", {})  # a game begun before spells were counted
+    casts = _own(state, "casts")
+    mine = dict(casts.get(fighter_id, {}))
+    mine[spell] = mine.get(spell, 0) + 1
+    casts[fighter_id] = mine
+    if payload.get("declared"):
+        acted = _own(state, "acted")
+        acted[fighter_id] = [*acted.get(fighter_id, []), "mystic"]
+
+
+def _spell_countered(state: State, payload: Mapping[str, Any]) -> None:
+    """X: the counter-magician's gems paid; the spell has no effect."""
+    _set_fighter(
+        state,
+        {"fighter": payload["fighter"], "changes": {"gems": payload["gems_after"]}},
+    )
+    if not payload.get("frequency_used", True):
+        state.setdefault("casts", {})
+        casts = _own(state, "casts")
+        mine = dict(casts.get(payload["caster"], {}))
+        mine[payload["spell"]] = max(0, mine.get(payload["spell"], 0) - 1)
+        casts[payload["caster"]] = mine
+    state["pending"] = None
+
+
+def _miracle_called(state: State, payload: Mapping[str, Any]) -> None:
+    """XI: the fervour spent from the temporary faith; the mystic action."""
+    fighter_id = payload["fighter"]
+    _fighter_changes(state, fighter_id, {"faith": payload["faith_after"]})
+    if payload.get("declared"):
+        acted = _own(state, "acted")
+        acted[fighter_id] = [*acted.get(fighter_id, []), "mystic"]
 
 
 def _game_finished(state: State, payload: Mapping[str, Any]) -> None:
@@ -265,6 +310,9 @@ EVOLVERS: dict[str, Callable[[State, Mapping[str, Any]], None]] = {
     "effect_recorded": _effect_recorded,
     "effect_ended": _effect_ended,
     "dice_drawn": _dice_drawn,
+    "spell_cast": _spell_cast,
+    "spell_countered": _spell_countered,
+    "miracle_called": _miracle_called,
 }
 
 

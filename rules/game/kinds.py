@@ -179,6 +179,7 @@ class TickUpkeep(TypedDict):
     pay: NotRequired[bool]  # an upkept effect: pay its cost, or let it end
     difficulty: NotRequired[int]  # not read: the ruling "rally_difficulty" sets it
     all_markers: NotRequired[bool]  # a marker line: every marker of the side
+    gems: NotRequired[dict[str, int]]  # X-G-1: the gems a magician recovers
 
 
 class CharacteristicTest(TypedDict):
@@ -237,6 +238,39 @@ class SetMystic(TypedDict):
     fighter: FighterId
     mana: NotRequired[int]
     faith: NotRequired[int]
+    gems: NotRequired[dict[str, int]]  # X: a magician's reserve by element
+
+
+class Cast(TypedDict):
+    """X: a magician's spell (rules.game.magic_phase); ``extra``: the mastery
+    gems, one more die each; ``difficulty``: typed when the spell's is a
+    formula."""
+
+    type: Literal["cast"]
+    fighter: FighterId
+    spell: str
+    extra: NotRequired[dict[str, int]]
+    target: NotRequired[FighterId]
+    difficulty: NotRequired[int]
+
+
+class Counter(TypedDict):
+    """X: the adversary's magician pays the opposed gems (``pay``) or not."""
+
+    type: Literal["counter"]
+    fighter: FighterId
+    pay: bool
+
+
+class Call(TypedDict):
+    """XI: a faithful's miracle, with its ``fervour`` (temporary faith)."""
+
+    type: Literal["call"]
+    fighter: FighterId
+    miracle: str
+    fervour: NotRequired[int]
+    target: NotRequired[FighterId]
+    difficulty: NotRequired[int]
 
 
 class Concede(TypedDict):
@@ -278,6 +312,9 @@ Command = (
     | TickUpkeep
     | SetRouted
     | SetMystic
+    | Cast
+    | Counter
+    | Call
     | Concede
     | Roll
     | Reroll
@@ -305,6 +342,9 @@ COMMAND_KINDS: dict[str, type] = {
     "tick_upkeep": TickUpkeep,
     "set_routed": SetRouted,
     "set_mystic": SetMystic,
+    "cast": Cast,
+    "counter": Counter,
+    "call": Call,
     "concede": Concede,
     "roll": Roll,
     "reroll": Reroll,
@@ -464,7 +504,8 @@ class FighterChanged(TypedDict):
     changes: dict[str, Any]  # steps, stunned, routed, eliminated, charged, ...
     section: NotRequired[str]  # "IX": routed by a failed Courage test
     upkeep: NotRequired[dict[str, Any]]  # routed in the upkeep: its rally added
-    house_ruling: NotRequired[str]  # "failed_charge": a charger routed
+    # "failed_charge": a charger routed; X: gems given back ("gems_on_failure")
+    house_ruling: NotRequired[str]
 
 
 class CourageCertain(TypedDict):
@@ -642,6 +683,58 @@ class EffectEnded(TypedDict):
     section: str
 
 
+class SpellCast(TypedDict):
+    """X: a spell cast, its gems paid; the power test or a counter follows."""
+
+    fighter: FighterId
+    label: str
+    spell: str
+    cost: dict[str, int]
+    extra: dict[str, int]
+    gems_before: dict[str, int]
+    gems_after: dict[str, int]
+    target: FighterId | None
+    target_label: str
+    difficulty: int
+    dice: int
+    power: int
+    odds: str
+    declared: bool  # the mystic action declared with it (IV-B-2)
+    section: str
+
+
+class SpellCountered(TypedDict):
+    """X: the adversary's magician paid the opposed gems: no effect."""
+
+    fighter: FighterId
+    label: str
+    caster: FighterId
+    caster_label: str
+    spell: str
+    paid: dict[str, int]
+    gems_after: dict[str, int]
+    frequency_used: bool
+    section: str
+
+
+class MiracleCalled(TypedDict):
+    """XI: a miracle called, its fervour spent; the faith test follows."""
+
+    fighter: FighterId
+    label: str
+    miracle: str
+    fervour: int
+    faith_before: int
+    faith_after: int
+    target: FighterId | None
+    target_label: str
+    difficulty: int
+    odds: str
+    declared: bool
+    house_ruling: str
+    section: str
+
+
 class TurnStarted(TypedDict):
     turn: int
 
@@ -729,6 +822,9 @@ EVENT_KINDS: dict[str, type] = {
     "turn_started": TurnStarted,
     "game_finished": GameFinished,
     "dice_drawn": DiceDrawn,
+    "spell_cast": SpellCast,
+    "spell_countered": SpellCountered,
+    "miracle_called": MiracleCalled,
     "undone": Undone,
     "undo_requested": UndoRequested,
     "undo_refused": UndoRefused,
@@ -748,7 +844,9 @@ class Event(TypedDict):
 
 # --- the fields of each command, declared once (read by the tap parser) ----------
 
-FieldType = Literal["id", "int", "bool", "float", "text", "choice", "list", "map"]
+FieldType = Literal[
+    "id", "int", "bool", "float", "text", "choice", "list", "map", "gems"
+]
 
 MAX_ID = 24  # a fighter or card id ("a12.3")
 MAX_LIST = 60  # ids in one list or map
@@ -769,7 +867,10 @@ class Field:
     - ``choice``: one of ``choices``;
     - ``list``: several ids (the field repeated), at most ``max_items``;
     - ``map``: ``{key: id}`` posted as fields named ``prefix + key``, at most
-      ``max_items``.
+      ``max_items``;
+    - ``gems``: ``{element: n}`` posted as fields named ``prefix + element``
+      (the six elements, and "neutral"), each a whole number ``low`` to
+      ``high``; the elements left out or empty count 0.
 
     A field left out (or empty) takes ``default`` when it is not ``required``
     (``None``: the field is left out of the command).
@@ -805,6 +906,12 @@ def _choice(name: str, choices: tuple[Any, ...], *, required: bool = True) -> Fi
 
 def _text(name: str, max_length: int = MAX_TEXT, *, required: bool = False):
     return Field(name, "text", required=required, max_length=max_length)
+
+
+def _gems(name: str, prefix: str, high: int) -> Field:
+    return Field(
+        name, "gems", required=False, low=0, high=high, prefix=prefix, max_items=7
+    )
 
 
 _WOUND_MODIFIERS = (
@@ -881,6 +988,7 @@ COMMAND_FIELDS: dict[str, tuple[Field, ...]] = {
         _bool("pay"),
         _bool("all_markers"),
         _int("difficulty", 1, 30, required=False),
+        _gems("gems", "gems:", 99),
     ),
     "characteristic_test": (
         _id("fighter"),
@@ -911,6 +1019,22 @@ COMMAND_FIELDS: dict[str, tuple[Field, ...]] = {
         _id("fighter"),
         _int("mana", 0, 99, required=False),
         _int("faith", 0, 99, required=False),
+        _gems("gems", "gems:", 99),
+    ),
+    "cast": (
+        _id("fighter"),
+        _text("spell", MAX_TEXT, required=True),
+        _gems("extra", "extra:", 4),
+        _id("target", required=False),
+        _int("difficulty", 1, 30, required=False),
+    ),
+    "counter": (_id("fighter"), _bool("pay")),
+    "call": (
+        _id("fighter"),
+        _text("miracle", MAX_TEXT, required=True),
+        _int("fervour", 1, 99, required=False),
+        _id("target", required=False),
+        _int("difficulty", 1, 30, required=False),
     ),
     "concede": (),
     "roll": (),

@@ -150,6 +150,7 @@ def new_state(setup: Mapping[str, Any]) -> State:
                 "flight_mou": _number(card.get("flight_mou"), "flight MOU", name),
                 "weapon": weapon or None,
                 "fighters": [],
+                **_mystic_card(card, name, profile),
             }
             state["sides"][side]["cards"].append(card_id)
             for number in range(1, count + 1):
@@ -175,8 +176,69 @@ def new_state(setup: Mapping[str, Any]) -> State:
                     # at the card's POU / FOI and the players keep them up to date.
                     "mana": profile["POU"],
                     "faith": profile["FOI"],
+                    # X: a magician's reserve of gems by element (the card's
+                    # "gems"; rules-data/magic-faith-sources.md, HR-M1).
+                    "gems": _starting_gems(card, name, profile),
                 }
+                if state["fighters"][fighter_id]["gems"] is not None:
+                    total = sum(state["fighters"][fighter_id]["gems"].values())
+                    state["fighters"][fighter_id]["mana"] = total
+                    # HR-M1 "starting_reserve": the most gems it holds.
+                    state["fighters"][fighter_id]["gems_max"] = total
+    from rules.game.magic_phase import normal_miracles, normal_spells
+
+    # X, XI: the spells and miracles of the game (their cards' data), and the
+    # spells cast this round by each magician (the frequency, §3.1).
+    state["spells"] = normal_spells(setup.get("spells"))
+    state["miracles"] = normal_miracles(setup.get("miracles"))
+    state["casts"] = {}
     return state
+
+
+def _starting_gems(
+    card: Mapping[str, Any], name: str, profile: Mapping[str, Any]
+) -> dict[str, int] | None:
+    """The card's reserve of gems (``{element: n}``), every element listed;
+    ``None`` for a card with no gems given (a magician's is then entered at
+    the table, ``set_mystic``)."""
+    from rules.magic import normal_reserve
+
+    if card.get("gems") is None:
+        return None
+    try:
+        return normal_reserve(card["gems"])
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+
+
+def _mystic_card(
+    card: Mapping[str, Any], name: str, profile: Mapping[str, Any]
+) -> dict[str, Any]:
+    """What a card says of magic and faith: the spells and miracles its
+    fighters know (None: every one of the game's), the elements it masters
+    (its gems' when not listed), its cults."""
+
+    def names(key: str) -> list[str] | None:
+        value = card.get(key)
+        if value is None:
+            return None
+        if isinstance(value, str) or not all(isinstance(v, str) for v in value):
+            raise ValueError(f"{name}: {key} is a list of names.")
+        return [str(v) for v in value]
+
+    gems = card.get("gems") or {}
+    elements = names("elements")
+    if elements is None:
+        elements = [e for e, n in dict(gems).items() if n and e != "neutral"]
+    cults = card.get("cults") or []
+    if isinstance(cults, str):
+        cults = [cults]
+    return {
+        "spells": names("spells"),
+        "miracles": names("miracles"),
+        "elements": elements,
+        "cults": [str(c) for c in cults],
+    }
 
 
 def _count_by_name(cards: Iterable[Mapping[str, Any]]) -> dict[str, int]:

@@ -128,6 +128,11 @@ def _spend_mystic_cost(batch: Batch, fighter_id: str, use: str, cost: Any) -> No
         raise IllegalAction(_("Only a spell costs mana, only a miracle faith."))
     cost = whole_between(cost, 0, 99, _("A cost counts {low} to {high}."))
     fighter = batch.state["fighters"][fighter_id]
+    if reserve == "mana" and fighter.get("gems") is not None:
+        raise IllegalAction(
+            _("{fighter}'s mana is counted in gems: cast the spell from the list."),
+            fighter=fighter["label"],
+        )
     left = fighter.get(reserve)
     if left is None or left < cost:
         raise IllegalAction(
@@ -342,6 +347,11 @@ def _progress(
         defence_finished(batch, pending, roll)
         return
     context = pending["context"]
+    success = roll.winning
+    if context.get("cast") or context.get("call"):  # X, XI: the natural 1 ruling
+        from rules.game.magic_phase import mystic_success
+
+        success = mystic_success(batch.state, roll.natural, success)
     batch.emit(
         "test_resolved",
         test_resolution(
@@ -350,7 +360,7 @@ def _progress(
             purpose="characteristic",
             dice=pending["dice"],
             throws=[list(t) for t in roll.throws],
-            success=roll.winning,
+            success=success,
             context=dict(context),
             label=label_of(batch.state, context["fighter"]),
             next=None,
@@ -359,11 +369,15 @@ def _progress(
     if context.get("fear"):  # a Courage test on a charge (IX)
         from rules.game.fear import courage_finished
 
-        courage_finished(batch, context, roll.winning)
+        courage_finished(batch, context, success)
+    if context.get("cast") or context.get("call"):  # a spell or miracle (X, XI)
+        from rules.game.magic_phase import mystic_finished
+
+        mystic_finished(batch, context, success)
     if context.get("upkeep_key"):
         from rules.game.upkeep_phase import finish_rally
 
-        finish_rally(batch, context["upkeep_key"], roll.winning)
+        finish_rally(batch, context["upkeep_key"], success)
 
 
 def opposed_finished(batch: Batch, pending: Mapping[str, Any], roll: OpposedRoll):

@@ -291,7 +291,18 @@ def _tick(
         if command.get("rallied"):
             changes.append({"fighter": fighter_id, "changes": {"routed": False}})
         extra["rallied"] = bool(command.get("rallied"))
-    if item["step"] in ("faith", "mana") and fighter_id:
+    if (
+        item["step"] == "mana"
+        and fighter_id
+        and state["fighters"][fighter_id].get("gems") is not None
+    ):
+        from rules.game.magic_phase import recovery
+
+        extra["reserve"] = recovery(state, fighter_id, command.get("gems"))
+        if extra["reserve"]["after"] != extra["reserve"]["before"]:
+            after = extra["reserve"]["after"]
+            changes.append({"fighter": fighter_id, "changes": {"gems": after}})
+    elif item["step"] in ("faith", "mana") and fighter_id:
         extra["reserve"] = _reserve_value(state, item, command.get("value"))
         before, after = extra["reserve"]["before"], extra["reserve"]["after"]
         if after != before:
@@ -323,12 +334,17 @@ def reserve_bounds(state: Mapping[str, Any], item: Mapping[str, Any]) -> dict:
     code = RESERVE_CHARACTERISTIC[item["step"]]
     maximum = st.card_of(state, item["fighter"])["profile"].get(code) or 0
     low = (current or 0) if item["step"] == "mana" else 0
-    return {
+    bounds = {
         "current": current,
         "low": min(low, maximum),
         "high": maximum,
         "characteristic": code,
     }
+    if item["step"] == "faith":
+        from rules.game.magic_phase import new_faith_bounds
+
+        bounds.update(new_faith_bounds(state, item["fighter"]))
+    return bounds
 
 
 def _reserve_value(
@@ -336,8 +352,8 @@ def _reserve_value(
 ) -> dict[str, Any]:
     """The mana or faith a player gives for the line, refused out of bounds."""
     bounds = reserve_bounds(state, item)
-    if value is None:  # the reserve kept as it is
-        value = bounds["current"]
+    if value is None:  # the reserve kept as it is, or the card's (HR-F1)
+        value = bounds.get("printed", bounds["current"])
     elif (
         isinstance(value, bool)
         or not isinstance(value, int)
@@ -578,8 +594,27 @@ def _effect_upkeep(
     effect = next(e for e in state.get("effects", []) if e["id"] == item["effect"])
     duration = effect["duration"]
     if duration == "upkeep":
+        caster = state["fighters"][effect["caster"]]
+        if (
+            command.get("pay")
+            and caster.get("gems") is not None
+            and (effect["resource"] == "mana")
+        ):
+            # II-C-3: "X gems of the spell's element" (a neutral gem when the
+            # effect has no element on record).
+            from rules import magic
+
+            due = {effect.get("element") or magic.NEUTRAL: effect["cost"]}
+            if caster["eliminated"] or not magic.can_pay(caster["gems"], due):
+                raise IllegalAction(
+                    _("{fighter} cannot pay {cost}: not enough left."),
+                    fighter=caster["label"],
+                    cost=effect["cost"],
+                )
+            after = magic.pay(caster["gems"], due)
+            changes.append({"fighter": effect["caster"], "changes": {"gems": after}})
+            return {"effect": {"id": effect["id"], "paid": True, "ends": False}}
         if command.get("pay"):
-            caster = state["fighters"][effect["caster"]]
             reserve = caster.get(effect["resource"])
             if caster["eliminated"] or reserve is None or reserve < effect["cost"]:
                 raise IllegalAction(
@@ -773,6 +808,13 @@ def _legal_tick(state: Mapping[str, Any], item: Mapping[str, Any]) -> dict[str, 
                 and reserve is not None
                 and reserve >= effect["cost"]
             )
+            if caster.get("gems") is not None and effect["resource"] == "mana":
+                from rules import magic
+
+                due = {effect.get("element") or magic.NEUTRAL: effect["cost"]}
+                affordable = not caster["eliminated"] and magic.can_pay(
+                    caster["gems"], due
+                )
             choices["pay"] = [True, False] if affordable else [False]
     return {"type": "tick_upkeep", "choices": choices}
 

@@ -43,6 +43,9 @@ def example_command(
         for key in ("mana", "faith"):
             if data[key] is not None:
                 command[key] = rng.randint(0, 99)
+        if data.get("gems") is not None:  # X: mana counted in gems
+            command.pop("mana", None)
+            command["gems"] = {rng.choice(["fire", "air"]): rng.randint(0, 9)}
     elif kind == "tick_upkeep":
         command["rallied"] = rng.random() < 0.5
         command["difficulty"] = rng.randint(1, 30)  # a rally test's (IV-D-1)

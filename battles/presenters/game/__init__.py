@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from battles.presenters.game import (
     activation,
     combat,
+    magic,
     rolls,
     strategic,
     table_rolls,
@@ -39,7 +40,7 @@ from battles.presenters.game.common import (
     waiting_on,
 )
 from battles.presenters.game.floor import Offers, floor_side, waiting_for
-from battles.presenters.rulings import rulings_in_force
+from battles.presenters.rulings import conventions, rulings_in_force
 from battles.presenters.words import PHASE_SECTIONS, phase_word, side_word
 from rules.game.evolve import META_KINDS
 
@@ -55,6 +56,7 @@ PENDING_PANELS: dict[str, Callable[[Mapping[str, Any], str, Offers], Panel]] = {
     "parry": combat.panel,
     "ambidextrous": combat.panel,
     "form_combats": combat.panel,
+    "counter": magic.counter_panel,  # X: the adversary may counter a spell
 }
 
 
@@ -284,6 +286,7 @@ def build_board(
         "can_switch_dice": viewer.is_player and not game.finished,
         "undo_confirm": undo_confirm,
         "rulings": rulings_in_force(state) if since is None else [],
+        "conventions": conventions() if since is None else [],
     }
 
 

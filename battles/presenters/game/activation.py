@@ -9,6 +9,7 @@ from typing import Any
 from django.utils.formats import localize
 from django.utils.translation import gettext as _
 
+from battles.presenters.game import magic
 from battles.presenters.game.common import Panel, options, wait_panel
 from battles.presenters.game.floor import Offers
 from battles.presenters.words import DRAW_ACTIONS, RANGE_BANDS, action_word
@@ -136,6 +137,7 @@ def _activation_panel(state: Mapping[str, Any], side: str, offers: Offers) -> Pa
                 "melee_targets": _melee_targets(state, side, shoot_at),
                 "weapon": st.card_of(state, fighter_id)["weapon"],
                 "disengage": offers.choices("disengage", "method", fighter=fighter_id),
+                "mystic": magic.mystic_view(state, fighter_id, offers),
                 "contacts": [
                     state["fighters"][f]["label"]
                     for f in st.adversaries_in_contact(state, fighter_id)

@@ -84,6 +84,7 @@ class FighterView:
     mana: int | None
     faith: int | None
     penalty: bool
+    gems: str = ""  # X: a magician's gems by element, in words
 
 
 def fighter_view(state: Mapping[str, Any], fighter_id: str) -> FighterView:
@@ -114,7 +115,16 @@ def fighter_view(state: Mapping[str, Any], fighter_id: str) -> FighterView:
         mana=data.get("mana"),
         faith=data.get("faith"),
         penalty=any(base != now for _code, base, now in values),
+        gems=_gems(data.get("gems")),
     )
+
+
+def _gems(gems: Mapping[str, int] | None) -> str:
+    if gems is None:
+        return ""
+    from battles.presenters.game.magic import gem_words
+
+    return gem_words(gems)
 
 
 def fighters_by_side(

@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from battles.presenters.game import table_rolls
+from battles.presenters.game import magic, table_rolls
 from battles.presenters.game.common import Panel, french
 from battles.presenters.game.floor import Offers
 from rules.game.upkeep_phase import reserve_bounds, side_markers
@@ -27,7 +27,12 @@ def panel(state: Mapping[str, Any], side: str | None, offers: Offers) -> Panel:
     for item in upkeep["items"]:
         reserve = item["step"] if item["step"] in ("faith", "mana") else None
         bounds = {}
-        if reserve and item.get("fighter"):
+        gems = None
+        if reserve == "mana" and item.get("fighter"):
+            gems = magic.recovery_view(state, item["fighter"])
+        if gems:
+            reserve = None  # X-G-1 in gems: the gains by element instead
+        elif reserve and item.get("fighter"):
             bounds = reserve_bounds(state, item)
         lines.append(
             {
@@ -44,6 +49,7 @@ def panel(state: Mapping[str, Any], side: str | None, offers: Offers) -> Panel:
                 "reserve_low": bounds.get("low"),
                 "reserve_high": bounds.get("high"),
                 "reserve_code": bounds.get("characteristic"),
+                "gems_recovery": gems,
             }
         )
     done = [line for line in lines if line["done"]]
@@ -91,7 +97,15 @@ def _upkeep_ticked(p, who, names):
             % certain
         )
     reserve = p.get("reserve")
-    if reserve:
+    if reserve and reserve["reserve"] == "gems":  # X-G-1, in gems
+        words = {
+            "before": magic.gem_words(reserve["before"]),
+            "after": magic.gem_words(reserve["after"]),
+        }
+        text += " " + _("Gems %(before)s → %(after)s.") % words
+        if reserve.get("high") is not None:
+            text += " " + _("At most %(high)s gems (house ruling).") % reserve
+    elif reserve:
         words = {
             "before": reserve["before"],
             "after": reserve["after"],
@@ -121,6 +135,8 @@ def _fighter_changed(p, who, names):
         parts.append(_("mana %(n)s") % {"n": changes["mana"]})
     if "faith" in changes:
         parts.append(_("temporary faith %(n)s") % {"n": changes["faith"]})
+    if "gems" in changes:
+        parts.append(_("gems %(gems)s") % {"gems": magic.gem_words(changes["gems"])})
     return f"{p['label']}: {', '.join(parts)}.", "IV-D-2"
 
 
