@@ -69,44 +69,179 @@ def _close_if_silent(protocol) -> None:
         protocol.transport.close()
 
 
-def bound_header_wait(seconds: float) -> None:
-    """uvicorn's h11 connections close when a request head is not whole
-    ``seconds`` after the connection opened or its first byte came (a
-    later request on a kept connection too: uvicorn's keep-alive timer
-    stops at the first byte, so a head sent a byte at a time would hold
-    the connection for ever)."""
+class AcceptErrors(OncePerInterval):
+    """asyncio's "socket.accept() out of system resource" (the open-file
+    limit reached): a traceback for every attempt, 61,045 of them in 10 s
+    once. Here one line, once per interval, with the count left out."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = str(record.msg)
+        if not message.startswith("socket.accept()"):
+            return True
+        error = record.exc_info[1] if record.exc_info else None
+        record.msg = message.split("\n", 1)[0] + (f": {error}" if error else "")
+        record.args = None
+        record.exc_info = None
+        record.exc_text = None
+        return super().filter(record)
+
+
+# Connections open per client address, in this process (one event loop).
+_open_per_address: dict[str, int] = {}
+refusals = logging.getLogger("confrontation.connections")
+
+
+def _peer_host(transport) -> str | None:
+    peer = transport.get_extra_info("peername")
+    if isinstance(peer, tuple | list) and peer:
+        return str(peer[0])
+    return None
+
+
+def _watch_body(protocol, idle: float, most: float) -> None:
+    """A request body not finished ``most`` seconds after its head, or with
+    no byte for ``idle`` seconds, closes its connection."""
+    import h11
+
+    protocol._body_timer = None
+    if protocol.transport.is_closing():
+        return
+    if protocol.conn.their_state is not h11.SEND_BODY:
+        return  # the body is in (or the head was not)
+    if protocol.flow is not None and protocol.flow.read_paused:
+        # The app has not read what came: not the client's slowness.
+        protocol._body_last = protocol.loop.time()
+    now = protocol.loop.time()
+    left = min(
+        protocol._body_last + idle - now, protocol._body_started + most - now
+    )
+    if left <= 0:
+        refusals.warning("A request body came too slowly; its connection is closed.")
+        protocol.transport.close()
+        return
+    protocol._body_timer = protocol.loop.call_later(
+        left, _watch_body, protocol, idle, most
+    )
+
+
+def bound_connections(
+    header_seconds: float,
+    body_idle_seconds: float,
+    body_most_seconds: float,
+    per_address: int,
+    exempt: frozenset[str] = frozenset(),
+) -> None:
+    """uvicorn's h11 connections:
+
+    - close when a request head is not whole ``header_seconds`` after the
+      connection opened or its first byte came (a later request on a kept
+      connection too: uvicorn's keep-alive timer stops at the first byte, so
+      a head sent a byte at a time would hold the connection for ever);
+    - close when a request body goes ``body_idle_seconds`` without a byte,
+      or is not whole ``body_most_seconds`` after its head;
+    - at most ``per_address`` at once from one client address (0: no cap;
+      the addresses in ``exempt``, a reverse proxy's, have none): past it a
+      new connection is closed at once, so one client cannot take the
+      process's whole ``--limit-concurrency`` from the others.
+    """
     try:
         from uvicorn.protocols.http.h11_impl import H11Protocol
     except ImportError:  # pragma: no cover - not served by uvicorn
         return
-    if getattr(H11Protocol, "_header_wait_bounded", False):
+    if getattr(H11Protocol, "_connections_bounded", False):
         return
-    made, received = H11Protocol.connection_made, H11Protocol.data_received
+    made = H11Protocol.connection_made
+    received = H11Protocol.data_received
+    lost = H11Protocol.connection_lost
 
     def connection_made(self, transport) -> None:
         made(self, transport)
-        self._header_timer = self.loop.call_later(seconds, _close_if_silent, self)
+        self._counted_host = None
+        self._body_timer = None
+        host = _peer_host(transport)
+        if per_address and host is not None and host not in exempt:
+            if _open_per_address.get(host, 0) >= per_address:
+                refusals.warning(
+                    "More than %s connections from one address: a new one is "
+                    "closed at once (CONNECTIONS_PER_ADDRESS).",
+                    per_address,
+                )
+                self._header_timer = None
+                transport.close()
+                return
+            _open_per_address[host] = _open_per_address.get(host, 0) + 1
+            self._counted_host = host
+        self._header_timer = self.loop.call_later(
+            header_seconds, _close_if_silent, self
+        )
 
     def data_received(self, data: bytes) -> None:
+        import h11
+
         received(self, data)
         timer = getattr(self, "_header_timer", None)
         if not _awaiting_head(self):
             if timer is not None:
                 timer.cancel()
                 self._header_timer = None
+            if self.conn.their_state is h11.SEND_BODY:
+                self._body_last = self.loop.time()
+                if getattr(self, "_body_timer", None) is None:
+                    self._body_started = self._body_last
+                    self._body_timer = self.loop.call_later(
+                        min(body_idle_seconds, body_most_seconds),
+                        _watch_body,
+                        self,
+                        body_idle_seconds,
+                        body_most_seconds,
+                    )
         elif timer is None and not self.transport.is_closing():
             # The first byte of a later head: bounded from now, not reset by
             # the bytes that follow.
-            self._header_timer = self.loop.call_later(seconds, _close_if_silent, self)
+            self._header_timer = self.loop.call_later(
+                header_seconds, _close_if_silent, self
+            )
+
+    def connection_lost(self, exc) -> None:
+        host = getattr(self, "_counted_host", None)
+        if host is not None:
+            self._counted_host = None
+            left = _open_per_address.get(host, 1) - 1
+            if left > 0:
+                _open_per_address[host] = left
+            else:
+                _open_per_address.pop(host, None)
+        for name in ("_header_timer", "_body_timer"):
+            timer = getattr(self, name, None)
+            if timer is not None:
+                timer.cancel()
+                setattr(self, name, None)
+        lost(self, exc)
 
     H11Protocol.connection_made = connection_made
     H11Protocol.data_received = data_received
-    H11Protocol._header_wait_bounded = True
+    H11Protocol.connection_lost = connection_lost
+    H11Protocol._connections_bounded = True
 
 
 def install() -> None:
-    bound_header_wait(header_timeout_seconds())
-    for name in ("uvicorn.error", "uvicorn.access"):
+    from django.conf import settings
+
+    exempt = frozenset(settings.PROXY_ADDRESSES if settings.BEHIND_TLS_PROXY else ())
+    bound_connections(
+        header_timeout_seconds(),
+        settings.BODY_TIMEOUT_SECONDS,
+        settings.BODY_MAX_SECONDS,
+        settings.CONNECTIONS_PER_ADDRESS,
+        exempt,
+    )
+    # uvicorn's access log stays whole (a line per request: its format is one
+    # message, so a filter by message would keep one request in 10 s).
+    for name, kind in (
+        ("uvicorn.error", OncePerInterval),
+        ("confrontation.connections", OncePerInterval),
+        ("asyncio", AcceptErrors),
+    ):
         logger = logging.getLogger(name)
         if not any(isinstance(f, OncePerInterval) for f in logger.filters):
-            logger.addFilter(OncePerInterval())
+            logger.addFilter(kind())

@@ -220,6 +220,21 @@ LIVE_STREAM_MAX_SECONDS = env_int("LIVE_STREAM_MAX_SECONDS", 300)
 # How long a share link (opponent or spectator) stays valid.
 JOIN_LINK_DAYS = env_int("JOIN_LINK_DAYS", 7)
 
+# --- What one client may hold (confrontation_site.connections, sync_views) --
+# Connections open at once from one address, per server process (the global
+# cap, serve.CONCURRENCY_LIMIT, is 4,000); a reverse proxy's own address
+# (BEHIND_TLS_PROXY, PROXY_ADDRESS) has none. 0: no cap.
+CONNECTIONS_PER_ADDRESS = env_int("CONNECTIONS_PER_ADDRESS", 256)
+# A request body with no byte for this long, or not whole this long after its
+# head, closes its connection (a slow head: HEADER_TIMEOUT_SECONDS).
+BODY_TIMEOUT_SECONDS = env_int("BODY_TIMEOUT_SECONDS", 10)
+BODY_MAX_SECONDS = env_int("BODY_MAX_SECONDS", 120)
+# The largest request body taken (413 past it, before it is read when its
+# Content-Length says so): the largest real upload is a 5 MB catalogue.
+MAX_REQUEST_BYTES = env_int("MAX_REQUEST_BYTES", 8 * 1024 * 1024)
+# A body, and an uploaded file, past this size waits on disk, not in memory.
+FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+
 # --- Security -------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
