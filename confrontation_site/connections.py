@@ -112,9 +112,7 @@ def _watch_body(protocol, idle: float, most: float) -> None:
         # The app has not read what came: not the client's slowness.
         protocol._body_last = protocol.loop.time()
     now = protocol.loop.time()
-    left = min(
-        protocol._body_last + idle - now, protocol._body_started + most - now
-    )
+    left = min(protocol._body_last + idle - now, protocol._body_started + most - now)
     if left <= 0:
         refusals.warning("A request body came too slowly; its connection is closed.")
         protocol.transport.close()

@@ -50,7 +50,8 @@ if not SECRET_KEY:
         SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production-0123456789abcdef"
 
 # Behind the site's own TLS proxy: trust its X-Forwarded-Proto (when DEBUG is
-# off) and the address it appends to X-Forwarded-For (rate limits).
+# off) and the address it appends to X-Forwarded-For (rate limits), from
+# PROXY_ADDRESS only.
 BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
 # The address(es) the site's own reverse proxy connects from: only these may
 # say who the client is (X-Forwarded-For). See confrontation_site/serve.py.
@@ -254,8 +255,9 @@ if not DEBUG and not PLAIN_HTTP:
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
-    if BEHIND_TLS_PROXY:
-        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # No SECURE_PROXY_SSL_HEADER: Django would take X-Forwarded-Proto from any
+    # connection. uvicorn takes it from PROXY_ADDRESS only (serve.py:
+    # --forwarded-allow-ips) and sets the request's scheme, which Django reads.
 
 # A strict policy from the first template on: no inline script or style.
 CONTENT_SECURITY_POLICY = {
@@ -277,7 +279,12 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A refusal (4xx) is one line, not a traceback (confrontation_site.logs).
+    "filters": {"refusals": {"()": "confrontation_site.logs.RefusalsInOneLine"}},
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["refusals"]}
+    },
+    "loggers": {"django.request": {"filters": ["refusals"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
 
