@@ -18,6 +18,7 @@ connections of a process (``--limit-concurrency``).
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import time
@@ -86,8 +87,11 @@ class AcceptErrors(OncePerInterval):
         return super().filter(record)
 
 
-# Connections open per client address, in this process (one event loop).
+# Connections open per client address, in this process (one event loop),
+# and those accepted whose protocol is not made yet (asyncio makes it in a
+# task of its own: a burst of accepts would otherwise all pass the cap).
 _open_per_address: dict[str, int] = {}
+_accepted_per_address: dict[str, int] = {}
 refusals = logging.getLogger("confrontation.connections")
 
 
@@ -120,6 +124,128 @@ def _watch_body(protocol, idle: float, most: float) -> None:
     protocol._body_timer = protocol.loop.call_later(
         left, _watch_body, protocol, idle, most
     )
+
+
+class _RefusingListener:
+    """The listening socket as asyncio's accept loop sees it: a connection
+    from an address past its cap is taken from the kernel's queue at once,
+    before asyncio builds a transport and uvicorn a protocol for it, and
+    put aside (``_Aside``): held unread, then closed, or closed at once when
+    open files are scarce. A client re-opening its connections as fast as
+    they close then neither fills the kernel's accept queue (where the
+    others' connections wait behind it) nor the process's files."""
+
+    __slots__ = ("sock", "per_address", "exempt", "aside", "out_of_files")
+    MOST_REFUSED_AT_ONCE = 4096
+
+    def __init__(self, sock, per_address, exempt, aside) -> None:
+        self.sock, self.per_address, self.exempt = sock, per_address, exempt
+        self.aside = aside
+        self.out_of_files = False
+
+    def accept(self):
+        if self.out_of_files:
+            # asyncio's loop goes on accepting after running out of files,
+            # scheduling one retry per attempt (2,048 a turn, each logged):
+            # once is enough, it retries in a second.
+            raise BlockingIOError
+        for _ in range(self.MOST_REFUSED_AT_ONCE):
+            try:
+                conn, address = self.sock.accept()
+            except OSError as error:
+                if error.errno in (errno.EMFILE, errno.ENFILE, errno.ENOBUFS):
+                    self.out_of_files = True
+                raise
+            host = str(address[0]) if isinstance(address, tuple) else None
+            if host is None or host in self.exempt:
+                return conn, address
+            accepted = _accepted_per_address.get(host, 0)
+            if _open_per_address.get(host, 0) + accepted < self.per_address:
+                _accepted_per_address[host] = accepted + 1
+                return conn, address
+            self.aside.put(conn)
+            _refused(self.per_address)
+        raise BlockingIOError  # the rest at the loop's next turn
+
+    def __getattr__(self, name):
+        return getattr(self.sock, name)
+
+
+class _Aside:
+    """Refused connections, held unread for ``seconds`` (as long as a
+    silent one would be held), at most ``most`` at once; past that, or
+    with ``most`` 0, closed at once. Closed in order, once a second."""
+
+    def __init__(self, seconds: float, most: int) -> None:
+        import collections
+
+        self.seconds, self.most = seconds, most
+        self.held: collections.deque = collections.deque()
+        self.sweeping = False
+
+    def put(self, conn) -> None:
+        import asyncio
+
+        if len(self.held) >= self.most:
+            conn.close()
+            return
+        loop = asyncio.get_running_loop()
+        self.held.append((loop.time() + self.seconds, conn))
+        if not self.sweeping:
+            self.sweeping = True
+            loop.call_later(1.0, self.sweep, loop)
+
+    def sweep(self, loop) -> None:
+        now = loop.time()
+        while self.held and self.held[0][0] <= now:
+            self.held.popleft()[1].close()
+        if self.held:
+            loop.call_later(1.0, self.sweep, loop)
+        else:
+            self.sweeping = False
+
+
+def aside_budget() -> int:
+    """How many refused connections may be held: none when open files are
+    scarce (a hard limit of 1,024), else a part of what is left."""
+    import resource
+
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return 16384
+    return max(0, min(16384, soft // 2 - 128))
+
+
+def _refused(per_address: int) -> None:
+    refusals.warning(
+        "More than %s connections from one address: a new one is closed at "
+        "once (CONNECTIONS_PER_ADDRESS).",
+        per_address,
+    )
+
+
+def refuse_at_accept(
+    per_address: int, exempt: frozenset[str], hold_seconds: float
+) -> None:
+    """Apply the per-address cap in asyncio's accept loop (see
+    ``_RefusingListener``); ``bound_connections`` applies it again exactly,
+    once a connection is counted."""
+    from asyncio import selector_events
+
+    loop_class = selector_events.BaseSelectorEventLoop
+    if not per_address or getattr(loop_class, "_refusing_at_accept", False):
+        return
+    accept = loop_class._accept_connection
+    aside = _Aside(hold_seconds, aside_budget())
+
+    def _accept_connection(self, protocol_factory, sock, *args, **kwargs):
+        if isinstance(sock, _RefusingListener):
+            sock = sock.sock
+        listener = _RefusingListener(sock, per_address, exempt, aside)
+        return accept(self, protocol_factory, listener, *args, **kwargs)
+
+    loop_class._accept_connection = _accept_connection
+    loop_class._refusing_at_accept = True
 
 
 def bound_connections(
@@ -157,13 +283,12 @@ def bound_connections(
         self._counted_host = None
         self._body_timer = None
         host = _peer_host(transport)
+        accepted = _accepted_per_address.pop(host, 0) - 1
+        if accepted > 0:
+            _accepted_per_address[host] = accepted
         if per_address and host is not None and host not in exempt:
             if _open_per_address.get(host, 0) >= per_address:
-                refusals.warning(
-                    "More than %s connections from one address: a new one is "
-                    "closed at once (CONNECTIONS_PER_ADDRESS).",
-                    per_address,
-                )
+                _refused(per_address)
                 self._header_timer = None
                 transport.close()
                 return
@@ -226,6 +351,9 @@ def install() -> None:
     from django.conf import settings
 
     exempt = frozenset(settings.PROXY_ADDRESSES if settings.BEHIND_TLS_PROXY else ())
+    refuse_at_accept(
+        settings.CONNECTIONS_PER_ADDRESS, exempt, header_timeout_seconds()
+    )
     bound_connections(
         header_timeout_seconds(),
         settings.BODY_TIMEOUT_SECONDS,
