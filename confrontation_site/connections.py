@@ -351,9 +351,7 @@ def install() -> None:
     from django.conf import settings
 
     exempt = frozenset(settings.PROXY_ADDRESSES if settings.BEHIND_TLS_PROXY else ())
-    refuse_at_accept(
-        settings.CONNECTIONS_PER_ADDRESS, exempt, header_timeout_seconds()
-    )
+    refuse_at_accept(settings.CONNECTIONS_PER_ADDRESS, exempt, header_timeout_seconds())
     bound_connections(
         header_timeout_seconds(),
         settings.BODY_TIMEOUT_SECONDS,
