@@ -1,16 +1,26 @@
-"""Bounds on what one client's connections can hold (issue 25).
+"""Bounds on what one client's connections can hold (issues 25 and 30).
 
 One LAN client holding 1,100 half-open connections (opened, never a request)
-stopped everyone being served and wrote 113 MB of log in 20 s. uvicorn has a
-keep-alive timeout between requests, but none for the first request's
-headers, and logs a line for every connection refused past its limit. Here,
-installed in each server process when the ASGI app is imported:
+stopped everyone being served and wrote 113 MB of log in 20 s; one holding
+4,100 re-opened as they closed took the 4,000 connections of a process from
+everyone else; bodies sent slowly were never timed out. Installed in each
+server process when the ASGI app is imported (``install``):
 
+- at most ``CONNECTIONS_PER_ADDRESS`` connections at once from one address
+  (not the reverse proxy's): past it a connection is taken from the kernel's
+  queue and put aside unread in asyncio's accept loop (``refuse_at_accept``),
+  then closed; closed at once when open files are scarce;
 - a connection that has not sent a whole request head within
   ``HEADER_TIMEOUT_SECONDS`` (environment, default 10) of opening, or of
-  the first byte of a later request's head, is closed;
-- a log line of uvicorn's is let through once per 10 s, with the count of
-  the ones left out.
+  the first byte of a later request's head, is closed; so is one whose body
+  stalls ``BODY_TIMEOUT_SECONDS`` or is not whole ``BODY_MAX_SECONDS`` after
+  its head;
+- uvicorn's error lines, the refusals here and asyncio's "socket.accept()
+  out of system resource" are let through once per 10 s each, with the
+  count of the ones left out; asyncio's accept loop stops at the first
+  failure for want of files instead of logging and retrying 2,048 times;
+- when the server starts shutting down, ``on_shutdown`` callbacks run (the
+  live streams end there).
 
 ``confrontation_site.serve`` raises the open-file limit and caps the
 connections of a process (``--limit-concurrency``).

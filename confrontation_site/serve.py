@@ -18,16 +18,19 @@ forge a new address with every request. Here:
 
 It also refuses what cannot work and bounds the waits:
 
-- more than one worker process (``--workers`` or ``WEB_CONCURRENCY``) with
-  ``LIVE_BUS=memory``: a tap would reach a phone on another process only at
-  the next heartbeat; it says to use the PostgreSQL or Redis bus instead;
-- Ctrl-C (SIGINT) with phones connected: their streams are closed after
-  ``GRACEFUL_SECONDS`` instead of uvicorn waiting for them (minutes);
-- connections: the open-file limit is raised to the system's hard limit
-  (1,024 half-open connections no longer exhaust it) and at most
-  ``CONCURRENCY_LIMIT`` are served at once (503 past it); the line uvicorn
-  logs for each refused one is rate-limited, and a connection that sends no
-  request head in time is closed (``confrontation_site.connections``).
+- more than one worker process (``--workers``, ``WEB_CONCURRENCY`` or
+  ``UVICORN_WORKERS``, the ways uvicorn takes) with ``LIVE_BUS=memory``: a
+  tap would reach a phone on another process only at the next heartbeat; it
+  says to use the PostgreSQL or Redis bus instead. The number checked is
+  then given to uvicorn as ``--workers``, so nothing else can change it;
+- Ctrl-C (SIGINT) with phones connected: their streams end as the server
+  starts shutting down (``confrontation_site.connections.on_shutdown``),
+  and whatever is left is cut after ``GRACEFUL_SECONDS``;
+- connections: the open-file limit is raised to the system's hard limit,
+  at most ``CONCURRENCY_LIMIT`` are served at once (503 past it) and
+  ``CONNECTIONS_PER_ADDRESS`` from one address; slow heads and bodies are
+  closed and repeated warnings rate-limited (``confrontation_site.
+  connections``, on uvicorn's h11 protocol, which is why ``--http h11``).
 """
 
 from __future__ import annotations
