@@ -279,12 +279,21 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    # A refusal (4xx) is one line, not a traceback (confrontation_site.logs).
-    "filters": {"refusals": {"()": "confrontation_site.logs.RefusalsInOneLine"}},
+    # A refusal (4xx) is one line, not a traceback (confrontation_site.logs);
+    # what an outage repeats at every request (Redis or the database away)
+    # once per 10 s, with the count of the lines left out.
+    "filters": {
+        "refusals": {"()": "confrontation_site.logs.RefusalsInOneLine"},
+        "repeats": {"()": "confrontation_site.connections.OncePerInterval"},
+    },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "filters": ["refusals"]}
     },
-    "loggers": {"django.request": {"filters": ["refusals"]}},
+    "loggers": {
+        "django.request": {"filters": ["refusals"]},
+        "battles.ratelimit": {"filters": ["repeats"]},
+        "battles.middleware": {"filters": ["repeats"]},
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
 

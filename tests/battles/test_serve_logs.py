@@ -80,3 +80,11 @@ def test_the_access_log_has_a_line_for_every_request(tmp_path):
         text = log.read()
     print(f"FIGURE access lines {text.count('GET /healthz?n=')} for 200 requests")
     assert all(f"GET /healthz?n={number} " in text for number in range(200))
+
+
+def test_what_an_outage_repeats_at_every_request_is_logged_once_with_a_count(caplog):
+    logger = logging.getLogger("battles.ratelimit")
+    with caplog.at_level(logging.WARNING, logger="battles.ratelimit"):
+        for _ in range(500):  # (a message of its own: the filter counts by message)
+            logger.warning("test outage %s: the database counts", "down")
+    assert caplog.text.count("test outage") == 1
