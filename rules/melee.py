@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import IllegalAction, _
-from rules.house import HouseRuling
+from rules.house import BASES, HouseRuling
 
 __all__ = [
     "AMBIDEXTROUS",
@@ -35,6 +35,7 @@ __all__ = [
     "UNCLEAR_ABILITIES",
     "unclear_abilities",
     "Combat",
+    "BASES",
     "HouseRuling",
     "choices_of",
     "combat_dice",
