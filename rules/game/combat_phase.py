@@ -22,10 +22,12 @@ The course of one combat (melee-sources.md §8):
    disengagement failed this turn places none in attack, in every combat of
    the phase (S3).
 5. Exchanges (VII-C-3, S8): the sides take turns, one attack each, the
-   Initiative winner's side first in each exchange (B, A, B, A...; a side
-   with no attack left lets the other go on alone); a fighter attacks each of
-   its opponents at most once in an exchange; a fighter that holds an attack
-   die and an opponent it has not yet attacked in this exchange must attack.
+   Initiative winner's side first (B, A, B, A...; a side with no attack
+   left lets the other go on alone); which side opens the later exchanges is
+   the house ruling ``exchange_opener`` (the sources are silent); a fighter
+   attacks each of its opponents at most once in an exchange; a fighter that
+   holds an attack die and an opponent it has not yet attacked in this
+   exchange must attack.
    The combat ends when no attack die can be used any more.
 6. An attack (VII-C-4): the target's side commits 0 or more defence dice
    before the attack test (1d6 + current ATT, II-A-4: a final result of 0 or
@@ -234,8 +236,9 @@ def turn_side(state: State, combat: Mapping[str, Any]) -> str | None:
     the Initiative winner's side first in each exchange; a side with no
     attack left in this exchange lets the other go on alone (melee-sources
     §2.5 [read] S8: "The initiative winner's side attacks first. Attacks then
-    alternate between the sides"; each exchange opens with the winner's side,
-    as the first did [inferred])."""
+    alternate between the sides"). Which side opens the later exchanges the
+    sources do not say: the house ruling ``exchange_opener`` (default: the
+    winner's side, as in the first; or the alternation goes on)."""
     winner = combat["initiative"]
     if winner is None or combat["stage"] != "fighting":
         return None
@@ -1512,8 +1515,19 @@ def settle_combat(batch: Batch) -> None:
         combat = copy.deepcopy(combat)
         combat["exchange"] += 1
         combat["attacked"] = {}
-        combat["last_side"] = None  # the Initiative winner's side opens it
-        _emit(batch, index, combat, exchange=combat["exchange"])
+        # Which side opens it: the sources are silent (melee-sources §2.5
+        # reads the first exchange only), the house ruling ``exchange_opener``:
+        # the Initiative winner's side again, or the alternation goes on.
+        if ruling(state, "exchange_opener") == "initiative_winner":
+            combat["last_side"] = None
+        extra: dict[str, Any] = {"exchange": combat["exchange"]}
+        opener = turn_side(state, combat)
+        if opener is not None:
+            extra["opener"] = opener
+            if all(_can_attack(state, combat, s) for s in st.SIDES):
+                # Both sides could open it: the ruling decided which.
+                extra["house_ruling"] = "exchange_opener"
+        _emit(batch, index, combat, **extra)
         return
     combat = copy.deepcopy(combat)
     combat["done"] = True

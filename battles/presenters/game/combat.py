@@ -680,6 +680,11 @@ def _combat_updated(p, who, names):
                 else _("Freed: %(fighters)s; they do not pursue.")
             ) % {"fighters": freed}
         return text, "VII-C-3"
+    if "exchange" in p and p.get("opener"):
+        return _("Exchange %(n)s begins: %(side)s attacks first.") % {
+            "n": p["exchange"],
+            "side": side_word(p["opener"], mid=True),
+        }, "VII-C-3"
     if "exchange" in p:
         return _("Exchange %(n)s begins.") % {"n": p["exchange"]}, "VII-C-3"
     return None

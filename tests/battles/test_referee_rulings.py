@@ -1,0 +1,46 @@
+"""The referee's leftovers in words: the exchange opener named on the line it
+decides and on the game page (issue #31, "every ruling named where it acts")."""
+
+from __future__ import annotations
+
+import pytest
+
+from battles.presenters.log import log_lines
+from battles.presenters.rulings import rulings_in_force
+
+pytestmark = pytest.mark.usefixtures("english")
+
+
+def _lines(payload, rulings=None):
+    state = {"fighters": {}, "sides": {"a": {"name": "A"}, "b": {"name": "B"}}}
+    state |= {"turns": 6, "house_rulings": rulings or {}}
+    events = [
+        {"seq": 1, "action": 1, "kind": "game_started", "side": None},
+        {"seq": 2, "action": 2, "kind": "combat_updated", "side": "a"},
+    ]
+    events[0]["payload"] = {"state": state}
+    events[1]["payload"] = payload
+    return log_lines(events, ["a"])
+
+
+def test_the_exchange_line_names_its_opener_and_the_ruling_that_chose_it():
+    payload = {"exchange": 2, "opener": "b", "house_ruling": "exchange_opener"}
+    line = _lines(payload)[-1]
+    assert "Exchange 2 begins: side B attacks first." in line.text
+    assert (
+        "house ruling: Which side opens each exchange after the first? the "
+        "Initiative winner's side, as in the first" in line.text
+    )
+    chosen = {"exchange_opener": "alternation_goes_on"}
+    payload["opener"] = "a"
+    line = _lines(payload, chosen)[-1]
+    assert "side A attacks first" in line.text
+    assert "the alternation goes on" in line.text
+
+
+def test_the_game_page_lists_the_exchange_opener_saying_the_sources_are_silent():
+    rows = {r["name"]: r for r in rulings_in_force({"house_rulings": {}})}
+    opener = rows["exchange_opener"]
+    assert opener["default"] and opener["section"] == "VII-C-3"
+    assert opener["default_word"] == "default chosen here: not found in the sources"
+    assert opener["reason"].startswith("Not found in the sources")
