@@ -247,7 +247,8 @@ EVOLVERS: dict[str, Callable[[State, Mapping[str, Any]], None]] = {
     "cards_played": _assign("draw", "active"),
     "activation_ended": _assign("active"),
     "action_declared": _action_declared,
-    "contacts_changed": _assign("contacts"),
+    # "engaged": put back when a failed charge is undone (IX, failed_charge).
+    "contacts_changed": _assign("contacts", "engaged"),
     "test_resolved": _test_resolved,
     "disengaged": _disengaged,
     "split_rolled": _assign("pending"),

@@ -198,11 +198,13 @@ def charge_fear_tests(
     targets: list[str],
     *,
     contacts_before: list | None = None,
+    engaged_before: list | None = None,
 ) -> None:
     """After a charge: the charger's test against the charged, then each
     charged fighter's against the charger (one after the other).
-    ``contacts_before``: the contacts before the charge, put back when the
-    charger fails under ``failed_charge`` "no_charge"."""
+    ``contacts_before``, ``engaged_before``: the contacts and the fighters
+    engaged this phase before the charge, put back when the charger fails
+    under ``failed_charge`` "no_charge"."""
     state = batch.state
     needed = [courage_needed(state, charger, targets, charging=True, spared=True)]
     needed += [
@@ -233,6 +235,9 @@ def charge_fear_tests(
             test["charge"] = {
                 "targets": list(targets),
                 "contacts_before": copy.deepcopy(contacts_before),
+                "engaged_before": None
+                if engaged_before is None
+                else list(engaged_before),
             }
         if test["odds"] == 1:
             batch.emit("courage_certain", _certain_payload(batch.state, test))
@@ -293,6 +298,41 @@ def _pending(state: State, test: dict[str, Any]) -> dict[str, Any]:
     return pending
 
 
+def _end_failed_charge(batch: Batch, fighter_id: str) -> None:
+    """``failed_charge`` "no_charge": "its activation ends" (§5 Additions,
+    [C4] M18). When its side has nothing left to do in this activation (no
+    other fighter of the group may act), the activation ends by itself: no
+    tap to end it."""
+    from rules.game.activation_phase import (
+        legal_declare,
+        legal_disengage,
+        legal_shoot,
+        maybe_end_activation_phase,
+    )
+
+    state = batch.state
+    active = state.get("active")
+    if state["phase"] != "activation" or state["pending"] or active is None:
+        return
+    side = active["side"]
+    if legal_declare(state, side) or legal_disengage(state, side):
+        return
+    if legal_shoot(state, side):
+        return
+    batch.emit(
+        "activation_ended",
+        {
+            "active": None,
+            "reason": "failed_charge",
+            "side": side,
+            "fighter": fighter_id,
+            "label": label_of(state, fighter_id),
+            "house_ruling": "failed_charge",
+        },
+    )
+    maybe_end_activation_phase(batch)
+
+
 def courage_finished(batch: Batch, context: dict[str, Any], success: bool) -> None:
     """A prompted Courage test is rolled: a failure routs the fighter (§3
     [read]); a charger that fails follows ``failed_charge``; the next test
@@ -316,17 +356,21 @@ def courage_finished(batch: Batch, context: dict[str, Any], success: bool) -> No
         if no_charge:
             changes["charged"] = False
         if no_charge and charge["contacts_before"] is not None:
-            batch.emit(
-                "contacts_changed",
-                {
-                    "contacts": copy.deepcopy(charge["contacts_before"] or []),
-                    "reason": "failed_charge",
-                    "house_ruling": "failed_charge",
-                },
-            )
+            undone: dict[str, Any] = {
+                "contacts": copy.deepcopy(charge["contacts_before"] or []),
+                "reason": "failed_charge",
+                "house_ruling": "failed_charge",
+            }
+            if charge.get("engaged_before") is not None:
+                # Those it would have charged are not engaged by it (the
+                # disengagement reads "engaged this phase").
+                undone["engaged"] = list(charge["engaged_before"])
+            batch.emit("contacts_changed", undone)
         if state["fighters"][fighter_id]["routed"]:
             changes.pop("routed")
         batch.emit("fighter_changed", payload)
+        if no_charge:
+            _end_failed_charge(batch, fighter_id)
     queue = [] if no_charge else copy.deepcopy(list(context.get("queue") or []))
     if queue:
         first, *rest = queue

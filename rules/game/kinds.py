@@ -374,6 +374,11 @@ class CardsPlayed(TypedDict):
 
 class ActivationEnded(TypedDict):
     active: None
+    reason: NotRequired[str]  # "failed_charge": ended by itself (IX)
+    side: NotRequired[Side]
+    fighter: NotRequired[FighterId]
+    label: NotRequired[str]
+    house_ruling: NotRequired[str]
 
 
 class ActionDeclared(TypedDict):
@@ -401,6 +406,7 @@ class ContactsChanged(TypedDict):
     contact: NotRequired[bool]
     reason: NotRequired[str]
     house_ruling: NotRequired[str]  # "failed_charge": the charge undone
+    engaged: NotRequired[list[FighterId]]  # the fighters engaged, put back
 
 
 class TestResolved(TypedDict):
@@ -568,6 +574,7 @@ class CombatUpdated(TypedDict):
     returned: NotRequired[dict[str, Any]]  # {fighter, label, dice}: never rolled
     gained: NotRequired[AttackDieGained]
     exchange: NotRequired[int]  # a new exchange begins (VII-C-3)
+    opener: NotRequired[Side]  # the side that opens it (``exchange_opener``)
     ended: NotRequired[int]
     reason: NotRequired[str]  # why it ended: "no_adversary" or "no_attack_die"
     free: NotRequired[list[FighterId]]  # freed from contact when it ended

@@ -44,3 +44,26 @@ def test_the_game_page_lists_the_exchange_opener_saying_the_sources_are_silent()
     assert opener["default"] and opener["section"] == "VII-C-3"
     assert opener["default_word"] == "default chosen here: not found in the sources"
     assert opener["reason"].startswith("Not found in the sources")
+
+
+def test_an_activation_a_failed_charge_ended_says_why():
+    events = [
+        {"seq": 1, "action": 1, "kind": "game_started", "side": None},
+        {"seq": 2, "action": 2, "kind": "activation_ended", "side": "a"},
+    ]
+    state = {"fighters": {}, "sides": {"a": {"name": "A"}, "b": {"name": "B"}}}
+    events[0]["payload"] = {"state": state | {"turns": 6, "house_rulings": {}}}
+    events[1]["payload"] = {
+        "active": None,
+        "reason": "failed_charge",
+        "side": "a",
+        "fighter": "a1.1",
+        "label": "Garde",
+        "house_ruling": "failed_charge",
+    }
+    line = log_lines(events, ["a"])[-1]
+    assert line.text.startswith(
+        "Nothing left to do for side A: Garde's charge failed and its activation "
+        "ends, so the activation ends by itself."
+    )
+    assert "house ruling: What does a charger that fails" in line.text

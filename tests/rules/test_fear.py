@@ -217,7 +217,8 @@ def test_IX_a_charger_that_fails_does_not_charge_and_is_routed_where_it_stands()
     assert fighter["routed"] is True and fighter["charged"] is False
     assert table.state["contacts"] == []
     rulings = [e["payload"].get("house_ruling") for e in events]
-    assert rulings.count("failed_charge") == 2  # the contacts undone, the rout
+    # The contacts undone, the rout, the activation ended by itself.
+    assert rulings.count("failed_charge") == 3
     assert table.state["pending"] is None
     assert table.state == replay(table.events)
 
@@ -408,3 +409,57 @@ def test_IV_D_1_a_rally_the_dice_cannot_miss_is_recorded_without_a_roll():
     assert table.state["fighters"]["a1.1"]["routed"] is False
     (ticked,) = [e["payload"] for e in events if e["kind"] == "upkeep_ticked"]
     assert ticked["rally_certain"] == {"courage": 6, "difficulty": 6}
+
+
+# --- A failed charge (referee leftovers) ---------------------------------------------
+
+
+def test_IX_a_failed_charge_ends_the_activation_by_itself_when_nothing_is_left():
+    """§5 Additions: "Failure when charging: The charger is in rout, its
+    activation ends, it stays in place" ([C4] M18, ``failed_charge``
+    "no_charge"): a lone charger leaves its side nothing to do, so the
+    activation ends without a tap, naming the ruling."""
+    guard = fighter_card("Garde", COU=1)
+    table = activation_table([guard], [wolfen()])
+    charge(table, "a", "a1.1", "b1.1")
+    events = table.play("a", {"type": "roll"}, faces=[2])  # 1 + 2 = 3 < 6
+    (ended,) = [e["payload"] for e in events if e["kind"] == "activation_ended"]
+    assert ended["reason"] == "failed_charge" and ended["fighter"] == "a1.1"
+    assert ended["house_ruling"] == "failed_charge"
+    assert table.state["active"] is None
+    assert table.state == replay(table.events)
+
+
+def test_IX_a_failed_charge_leaves_the_group_s_other_fighters_their_activation():
+    """Only the charger's activation ends: a second fighter of the same card
+    may still act, so the side still ends the activation itself."""
+    guard = fighter_card("Garde", 2, COU=1)
+    table = activation_table([guard], [wolfen()])
+    charge(table, "a", "a1.1", "b1.1")
+    events = table.play("a", {"type": "roll"}, faces=[2])
+    assert not [e for e in events if e["kind"] == "activation_ended"]
+    assert table.state["active"]["fighters"] == ["a1.1", "a1.2"]
+
+
+def test_IX_after_a_failed_charge_the_charged_fighters_are_not_engaged():
+    """ "it stays in place" ([C4] M18): the charge does not happen, so those it
+    charged are not "engaged this phase" (the disengagement's difficulty
+    reads it, initiation rules "Désengagement")."""
+    guard = fighter_card("Garde", COU=1)
+    table = activation_table([guard], [wolfen()])
+    charge(table, "a", "a1.1", "b1.1")
+    assert table.state["engaged"] == ["b1.1"]
+    table.play("a", {"type": "roll"}, faces=[2])
+    assert table.state["engaged"] == []
+    assert table.state == replay(table.events)
+
+
+def test_IX_under_routed_in_contact_the_charged_stay_engaged():
+    guard = fighter_card("Garde", COU=1)
+    table = activation_table(
+        [guard], [wolfen()], rulings={"failed_charge": "routed_in_contact"}
+    )
+    charge(table, "a", "a1.1", "b1.1")
+    events = table.play("a", {"type": "roll"}, faces=[2])
+    assert table.state["engaged"] == ["b1.1"]
+    assert not [e for e in events if e["kind"] == "activation_ended"]
