@@ -1004,7 +1004,9 @@ def _parry_or_attack(
         counter_allowed=counter,
         odds=odds_by_dice,
         counter_odds={
-            str(k): fraction_text(parry_odds(attack, defence, k, 2))
+            str(k): fraction_text(
+                parry_odds(attack, defence, k, _stop_over(state, True))
+            )
             for k in range(1, limit + 1)
         }
         if counter
@@ -1023,7 +1025,7 @@ def _attack_test(
     if context.get("parry_dice"):
         # What a six's question needs: the parry the blow must get past.
         context["defence_value"] = combat_value(state, combat, context["target"], "DEF")
-        context["needed_over"] = _needed_over(state, bool(context.get("counter")))
+        context["needed_over"] = _stop_over(state, bool(context.get("counter")))
     return test_pending(
         purpose="attack",
         side=state["fighters"][attacker]["side"],
@@ -1040,6 +1042,17 @@ def _needed_over(state: State, counter: bool) -> int:
     if counter:
         return 2
     return 0 if ruling(state, "parry_tie") == "parried" else 1
+
+
+def _stop_over(state: State, counter: bool) -> int:
+    """What the defence test needs above the attack's final result for the
+    blow not to land: as ``_needed_over``, but a counter-attack that reaches
+    the attack without 2 more still stops it under ``counter_short``
+    "parried" (the odds shown before it and a six's question follow the
+    ruling)."""
+    if counter and ruling(state, "counter_short") == "parried":
+        return _needed_over(state, False)
+    return _needed_over(state, counter)
 
 
 def blow_lands(attack_final: int, defence: int, dice: int, over: int) -> Fraction:

@@ -463,3 +463,35 @@ def test_IX_under_routed_in_contact_the_charged_stay_engaged():
     events = table.play("a", {"type": "roll"}, faces=[2])
     assert table.state["engaged"] == ["b1.1"]
     assert not [e for e in events if e["kind"] == "activation_ended"]
+
+
+def test_the_odds_shown_before_a_counter_attack_follow_counter_short():
+    """melee §4 [read] S11: a counter-attack "must beat the attack result by
+    +2". Under ``counter_short`` "lands" the blow is stopped only by 2 more;
+    under "parried" a defence reaching the attack stops it too: the odds
+    offered before the counter-attack are the plain parry's."""
+    from fractions import Fraction
+
+    from rules.game.combat_phase import parry_odds
+
+    def offered(rulings=None):
+        a = fighter_card("A", ATT=4)
+        b = fighter_card("B", skills=["Contre-attaque"])
+        table = melee_table([a], [b], [["a1.1", "b1.1"]], rulings=rulings)
+        named = table.state["combat"]["combats"][0]["initiative_fighters"]
+        for side, fighter in (("a", "a1.1"), ("b", "b1.1")):
+            if named[side] is None:
+                table.play(side, {"type": "initiative", "fighter": fighter})
+        table.play("a", {"type": "roll"}, faces=[4, 1])
+        table.play("b", {"type": "place_dice", "fighter": "b1.1", "attack": 0})
+        table.play("a", {"type": "place_dice", "fighter": "a1.1", "attack": 2})
+        table.play("a", {"type": "attack", "attacker": "a1.1", "target": "b1.1"})
+        pending = table.state["pending"]
+        defence = table.state["cards"]["b1"]["profile"]["DEF"]
+        return pending, defence
+
+    pending, defence = offered()
+    assert Fraction(pending["counter_odds"]["1"]) == parry_odds(4, defence, 1, 2)
+    assert Fraction(pending["counter_odds"]["1"]) < Fraction(pending["odds"]["1"])
+    pending, defence = offered({"counter_short": "parried"})
+    assert pending["counter_odds"]["1"] == pending["odds"]["1"]

@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 
 from battles.presenters.game.common import Panel, labels, options, percent
 from battles.presenters.game.floor import Offers, waiting_for
+from battles.presenters.rulings import value_word
 from battles.presenters.words import pending_title, side_word
 from rules import melee, odds
 from rules.game import state as st
@@ -434,6 +435,12 @@ def parry_panel(state: Mapping[str, Any], side: str, offers: Offers) -> Panel:
             "bonus": context.get("bonus"),
             "tie_ruling": (state.get("house_rulings") or {}).get("parry_tie")
             == "not_parried",
+            # The counter-attack's odds follow ``counter_short``: say which.
+            "counter_short": value_word(
+                (state.get("house_rulings") or {}).get(
+                    "counter_short", melee.HOUSE_RULINGS["counter_short"].default
+                )
+            ),
         },
     )
 
