@@ -11,7 +11,9 @@ What the sources establish (``rules-data/melee-sources.md`` §3 and
   Rallying Cry).
 - "Immunity / Fear: immune to all fear. Righteous also have it." (S11, S12
   "Immunité/Peur"); the living dead "have Immunity/Fear, except against
-  Hyperians" (S11; no Hyperian is told apart here: they are immune).
+  Hyperians" (S11): a living-dead fighter tests against the fear of its
+  Hyperian adversaries only (a Hyperian is read on the card as the ability
+  "Hypérien"/"Hyperian": the sources do not say how one is told apart).
 - "Living-Dead: everyone treats them as frightening, even fighters with
   higher FEAR" (S11): a living-dead adversary calls for the test whatever
   the tester's courage (a test the dice cannot miss is recorded without a
@@ -59,6 +61,7 @@ IMMUNE_ABILITIES = ("Juste", "Righteous", "Mort-vivant", "Living-Dead")
 LIVING_DEAD = ("Mort-vivant", "Living-Dead")
 WAR_CRY = "Cri de guerre"
 DREADFUL = ("Terrifiant", "Dreadful")
+HYPERIAN = ("Hypérien", "Hyperian")
 
 
 def _ruling(state: State, name: str) -> str:
@@ -77,6 +80,18 @@ def fear_immune(skills: list[str]) -> bool:
         if skill.key == "immunite" and str(skill.value or "").casefold() == "peur":
             return True
     return _has(skills, IMMUNE_ABILITIES)
+
+
+def _immune_but_to_hyperians(skills: list[str]) -> bool:
+    """Immune to fear only as a living dead (S11: "Immunity/Fear, except
+    against Hyperians"), not by Immunité/Peur or Juste as well."""
+    if not _has(skills, LIVING_DEAD):
+        return False
+    for text in skills:
+        skill = parse_skill(str(text))
+        if skill.key == "immunite" and str(skill.value or "").casefold() == "peur":
+            return False
+    return not _has(skills, ("Juste", "Righteous"))
 
 
 def war_cry(skills: list[str]) -> int | None:
@@ -140,7 +155,12 @@ def courage_needed(
     instead of None."""
     skills = st.card_of(state, fighter_id)["skills"]
     if fear_immune(skills):
-        return None
+        if not _immune_but_to_hyperians(skills):
+            return None
+        # The living dead: "Immunity/Fear, except against Hyperians" (S11).
+        feared = [f for f in feared if _has(st.card_of(state, f)["skills"], HYPERIAN)]
+        if not feared:
+            return None
     own_fear = fear_of(state, fighter_id, charging=charging)
     courage = st.value_of(state, fighter_id, "COU")
     characteristic = "COU"

@@ -175,6 +175,30 @@ def test_IX_a_war_cry_charger_frightens_those_it_charges():
     assert table.state["pending"]["difficulty"] == 5
 
 
+def test_IX_the_living_dead_are_not_immune_to_the_fear_of_hyperians():
+    """melee §3 [read] S11: "Living-Dead: [...] They have Immunity/Fear,
+    except against Hyperians": a zombie (PEUR 3) charged by a Hyperian of
+    PEUR 5 tests, with its PEUR as its courage; charged by another PEUR 5 it
+    does not. (A Hyperian is read as the card's ability "Hypérien".)"""
+    zombie = fighter_card("Zombie", PEUR=3, COU=None, skills=["Mort-vivant"])
+    hyperian = fighter_card("Paladin", PEUR=5, COU=None, skills=["Hypérien"])
+    table = activation_table([zombie], [hyperian], first="b")
+    events = charge(table, "b", "b1.1", "a1.1")
+    # The Paladin's own test against the living dead cannot fail (5 >= 3).
+    assert courage_tests(events) == (["a1.1"], ["b1.1"])
+    pending = table.state["pending"]
+    assert (pending["value"], pending["difficulty"]) == (3, 5)
+    other = fighter_card("Paladin", PEUR=5, COU=None)
+    table = activation_table([zombie], [other], first="b")
+    assert courage_tests(charge(table, "b", "b1.1", "a1.1")) == ([], ["b1.1"])
+    # Immunité/Peur as well: immune even to Hyperians.
+    sure = fighter_card(
+        "Zombie", PEUR=3, COU=None, skills=["Mort-vivant", "Immunité/Peur"]
+    )
+    table = activation_table([sure], [hyperian], first="b")
+    assert courage_tests(charge(table, "b", "b1.1", "a1.1")) == ([], ["b1.1"])
+
+
 def test_IX_the_living_dead_frighten_even_a_braver_fighter():
     """§5 [read] M10: "Living-dead frighten everyone, even fighters with a
     higher FEAR"; melee §3: "They have Immunity/Fear"."""
