@@ -67,3 +67,29 @@ def test_an_activation_a_failed_charge_ended_says_why():
         "ends, so the activation ends by itself."
     )
     assert "house ruling: What does a charger that fails" in line.text
+
+
+def test_the_rounds_of_a_tied_opposed_roll_are_joined_with_a_french_semicolon():
+    """II-A-3: a tie is rolled again; the log names each round, and in French
+    the rounds are joined with " ; " (a space before the semicolon)."""
+    from django.utils import translation
+
+    events = [
+        {"seq": 1, "action": 1, "kind": "game_started", "side": None},
+        {"seq": 2, "action": 2, "kind": "roll_updated", "side": "a"},
+    ]
+    state = {"fighters": {}, "sides": {"a": {"name": "A"}, "b": {"name": "B"}}}
+    events[0]["payload"] = {"state": state | {"turns": 6, "house_rulings": {}}}
+    pending = {
+        "kind": "opposed",
+        "purpose": "initiative",
+        "values": {"a": 3, "b": 3},
+        "section": "VII-C-2",
+    }
+    events[1]["payload"] = {"pending": pending, "faces": [3, 3, 5, 2]}
+    english = log_lines(events, ["a"])[-1].text
+    assert "(a tie: rolled again); [5] for side A" in english.replace("⚅", "")
+    with translation.override("fr"):
+        french = log_lines(events, ["a"])[-1].text
+    assert "(égalité : on relance) ; " in french
+    assert "relance); " not in french

@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from battles.presenters.game.common import Panel, labels, percent, percents
 from battles.presenters.words import (
@@ -135,7 +136,8 @@ def _roll_updated(p, who, names):
             if final_a == final_b and 6 not in (face_a, face_b):
                 text += " " + _("(a tie: rolled again)")
             rounds.append(text)
-        faces = "; ".join(rounds)
+        # The rounds' separator: "; " in English, " ; " in French.
+        faces = pgettext("between the rounds of an opposed roll", "; ").join(rounds)
     return (
         _("%(what)s: %(faces)s.")
         % {"what": pending_title(pending, names), "faces": faces},
