@@ -347,6 +347,7 @@ class RollUpdated(TypedDict):
     pending: dict[str, Any]
     faces: list[int]
     reroll: bool | None
+    automatic: NotRequired[str]  # "attack_succeeds": a six kept without a tap
 
 
 class TacticsWon(TypedDict):

@@ -93,3 +93,22 @@ def test_the_rounds_of_a_tied_opposed_roll_are_joined_with_a_french_semicolon():
         french = log_lines(events, ["a"])[-1].text
     assert "(égalité : on relance) ; " in french
     assert "relance); " not in french
+
+
+def test_a_six_kept_without_a_tap_says_why():
+    events = [
+        {"seq": 1, "action": 1, "kind": "game_started", "side": None},
+        {"seq": 2, "action": 2, "kind": "roll_updated", "side": "a"},
+    ]
+    state = {"fighters": {}, "sides": {"a": {"name": "A"}, "b": {"name": "B"}}}
+    events[0]["payload"] = {"state": state | {"turns": 6, "house_rulings": {}}}
+    pending = {"kind": "test", "purpose": "attack", "section": "VII-C-4"}
+    events[1]["payload"] = {
+        "pending": pending,
+        "faces": [],
+        "reroll": False,
+        "automatic": "attack_succeeds",
+    }
+    line = log_lines(events, ["a"])[-1]
+    assert line.text.startswith("The six is kept without asking")
+    assert "a reroll could only risk a failure" in line.text

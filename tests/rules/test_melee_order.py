@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.game import choice_odds, legal_actions, waiting_for
+from rules.game import choice_odds, legal_actions, replay, waiting_for
 from rules.game.combat_phase import blow_lands_choice
 from tests.rules.test_melee_combat import combat, initiative, kinds
 from tests.support.melee import fighter_card, melee_table
@@ -380,3 +380,40 @@ def test_the_exchange_opener_ruling_says_the_sources_are_silent():
     opener = HOUSE_RULINGS["exchange_opener"]
     assert opener.basis == "none" and opener.default == "initiative_winner"
     assert opener.reason.startswith("Not found in the sources")
+
+
+def test_a_six_that_already_makes_an_unparried_attack_succeed_is_kept_without_a_tap():
+    """§2.6 [read] (S8): "1d6 + current ATT. There is no fixed difficulty";
+    II-A-4: 0 or less fails. With ATT -3 the test is rolled; a six gives 3:
+    it succeeds, no parry waits (only success counts), and rerolling could
+    only risk a failure (II-A-1: keep 1, reroll 5/6): kept, no question."""
+    a = fighter_card("A", ATT=-3)
+    b = fighter_card("B", RES=9)
+    table = melee_table([a], [b], [["a1.1", "b1.1"]])
+    initiative(table, "a1.1", "b1.1", [4, 1])
+    table.play("b", {"type": "place_dice", "fighter": "b1.1", "attack": 2})
+    table.play("a", {"type": "place_dice", "fighter": "a1.1", "attack": 2})
+    attack(table, "a", "a1.1", "b1.1")  # B has no defence die: no parry asked
+    events = table.play("a", {"type": "roll"}, faces=[6])
+    kept = [e["payload"] for e in events if e["payload"].get("automatic")]
+    assert kept and kept[0]["automatic"] == "attack_succeeds"
+    assert kept[0]["reroll"] is False
+    (resolved,) = [e["payload"] for e in events if e["kind"] == "test_resolved"]
+    assert (resolved["final"], resolved["success"]) == (3, True)
+    assert table.state["pending"]["kind"] == "wound"
+    assert table.state == replay(table.events)
+
+
+def test_a_six_against_a_parry_is_still_asked_with_a_negative_attack():
+    """Against a committed parry the result's size matters (the defence must
+    reach it): the six's question stays, showing the chance the blow lands."""
+    a = fighter_card("A", ATT=-3)
+    b = fighter_card("B", RES=9)
+    table = melee_table([a], [b], [["a1.1", "b1.1"]])
+    initiative(table, "a1.1", "b1.1", [4, 1])
+    table.play("b", {"type": "place_dice", "fighter": "b1.1", "attack": 0})
+    table.play("a", {"type": "place_dice", "fighter": "a1.1", "attack": 2})
+    attack(table, "a", "a1.1", "b1.1")
+    table.play("b", {"type": "parry", "dice": 1})
+    table.play("a", {"type": "roll"}, faces=[6])
+    assert choice_odds(table.state["pending"])["lands"] is True

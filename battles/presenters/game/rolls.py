@@ -114,6 +114,11 @@ def _six_panel(state: Mapping[str, Any], pending: Mapping[str, Any]) -> Panel:
 
 def _roll_updated(p, who, names):
     pending = p["pending"]
+    if p.get("automatic") == "attack_succeeds":
+        return _(
+            "The six is kept without asking: with it the attack test succeeds "
+            "and no parry waits; a reroll could only risk a failure."
+        ), "II-A-1, VII-C-4"
     if p.get("reroll") is False:
         return _("%(side)s keeps the six.") % {"side": who}, "II-A-1"
     if p.get("reroll"):
