@@ -103,6 +103,21 @@ def _pursuits(state: Mapping[str, Any], offers: Offers) -> list[dict[str, Any]]:
     return result
 
 
+def add_other_pursuits(panel: Panel, state: Mapping[str, Any], side: str | None):
+    """On one phone holding both sides, the pick of the next combat also
+    offers the other side's pursuits (VII-C-6): the phone acts for the
+    picker, and a pursuer of the other side would otherwise never be
+    offered its move. Each carries its side for the tap."""
+    if panel.kind != "choose_combat" or side not in st.SIDES:
+        return
+    other = st.other(side)
+    extra = [
+        {**pursuit, "side": other} for pursuit in _pursuits(state, Offers(state, other))
+    ]
+    if extra:
+        panel.data["pursuits"] = [*panel.data.get("pursuits", []), *extra]
+
+
 def _form_combats_panel(state: Mapping[str, Any]) -> Panel:
     combat = state["combat"]
     fighters = state["fighters"]
