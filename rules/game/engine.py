@@ -57,6 +57,7 @@ from rules.game.combat_phase import (
 )
 from rules.game.common import Batch, Command, CountingDice, State, own_fighter
 from rules.game.pending import choice_odds, who_decides
+from rules.game.rallying_cry import legal_rallying_cry, rallying_cry
 from rules.game.roll_numbers import roll_key, roll_number
 from rules.game.rolling import (
     decide_six,
@@ -245,6 +246,8 @@ def _register_all() -> None:
         # A freed fighter's pursuit (VII-C-6): listed to its side while the
         # next combat is picked, whoever picks it.
         ("pursue", pursue, legal_pursue, True),
+        # Cri de ralliement (IX): at the start of a strategic phase.
+        ("rallying_cry", rallying_cry, legal_rallying_cry, True),
         ("set_routed", _set_routed, _legal_set_routed, True),
         ("set_mystic", _set_mystic, _legal_set_mystic, True),
         ("concede", _concede, _legal_concede, True),

@@ -236,7 +236,14 @@ def _game_finished(state: State, payload: Mapping[str, Any]) -> None:
     state["pending"] = None
 
 
+def _rallying_cry(state: State, payload: Mapping[str, Any]) -> None:
+    from rules.game.rallying_cry import evolve_rallying_cry
+
+    evolve_rallying_cry(state, payload)
+
+
 EVOLVERS: dict[str, Callable[[State, Mapping[str, Any]], None]] = {
+    "rallying_cry": _rallying_cry,  # IX, rules.game.rallying_cry
     "sequence_set": _sequence_set,
     "tactics_fighter_set": _tactics_fighter,
     "step_changed": _assign("phase", "step", "pending"),

@@ -51,6 +51,7 @@ from typing import Any
 from rules import odds
 from rules.game import state as st
 from rules.game.common import Batch, State, fraction_text, label_of
+from rules.game.rallying_cry import courage_bonus
 from rules.melee import HOUSE_RULINGS, ability
 from rules.several_dice import dice_test_success
 from rules.tactics import parse_skill
@@ -195,14 +196,19 @@ def courage_needed(
             "spared": True,
         }
     dreadful = any(_has(st.card_of(state, f)["skills"], DREADFUL) for _v, f in fears)
+    # Cri de ralliement: "+1 to Courage tests until the end of the round" (§5):
+    # the test's value, not whether it is taken.
+    cry = courage_bonus(state, state["fighters"][fighter_id]["side"])
+    courage = int(courage) + cry
     return {
         "fighter": fighter_id,
         "side": state["fighters"][fighter_id]["side"],
+        "rallying_cry": cry,
         "courage": int(courage),
         "characteristic": characteristic,
         "fear": fear,
         "feared": source,
-        "living_dead": bool(living_dead) and fear <= courage,
+        "living_dead": bool(living_dead) and fear <= courage - cry,
         "dreadful": dreadful,
         "odds": (
             dice_test_success(int(courage), fear, 2, keep_lowest=True)
@@ -285,6 +291,8 @@ def _certain_payload(state: State, test: dict[str, Any]) -> dict[str, Any]:
         payload["characteristic"] = test["characteristic"]
     if test["living_dead"]:
         payload["living_dead"] = True
+    if test.get("rallying_cry"):
+        payload["rallying_cry"] = test["rallying_cry"]
     return payload
 
 
@@ -307,10 +315,14 @@ def _pending(state: State, test: dict[str, Any]) -> dict[str, Any]:
         section=SECTION,
         extra=extra,
     )
-    if pending["value"] != test["courage"]:  # Cri de guerre/X: X replaces COU
+    cry = test.get("rallying_cry", 0)
+    if pending["value"] + cry != test["courage"]:  # Cri de guerre/X: X replaces COU
+        pending["context"]["war_cry"] = test["courage"] - cry
+    if pending["value"] != test["courage"]:
         pending["value"] = test["courage"]
         pending["context"]["current"] = test["courage"]
-        pending["context"]["war_cry"] = test["courage"]
+    if cry:  # Cri de ralliement: +1 this turn (§5)
+        pending["context"]["rallying_cry"] = cry
     if test["dreadful"]:  # Terrifiant: two dice, the lower kept (S11)
         pending["keep_lowest"] = True
         pending["section"] = SECTION

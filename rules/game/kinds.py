@@ -226,6 +226,13 @@ class EndEffect(TypedDict):
     effect: str
 
 
+class RallyingCry(TypedDict):
+    """Cri de ralliement (IX): sounded once per game by a fighter with it."""
+
+    type: Literal["rallying_cry"]
+    fighter: FighterId
+
+
 class SetRouted(TypedDict):
     type: Literal["set_routed"]
     fighter: FighterId
@@ -276,6 +283,7 @@ Command = (
     | Parry
     | Ambidextrous
     | TickUpkeep
+    | RallyingCry
     | SetRouted
     | SetMystic
     | Concede
@@ -303,6 +311,7 @@ COMMAND_KINDS: dict[str, type] = {
     "parry": Parry,
     "ambidextrous": Ambidextrous,
     "tick_upkeep": TickUpkeep,
+    "rallying_cry": RallyingCry,
     "set_routed": SetRouted,
     "set_mystic": SetMystic,
     "concede": Concede,
@@ -488,6 +497,7 @@ class CourageCertain(TypedDict):
     section: str
     living_dead: NotRequired[bool]  # a Mort-vivant calls for it (S11)
     characteristic: NotRequired[str]  # "PEUR": a fearsome fighter's own
+    rallying_cry: NotRequired[int]  # Cri de ralliement's +1 (IX)
 
 
 class CourageSpared(TypedDict):
@@ -702,6 +712,16 @@ class DiceModeChanged(TypedDict):
     agreed_by: NotRequired[Side]
 
 
+class RallyingCrySounded(TypedDict):
+    fighter: FighterId
+    label: str
+    side: Side
+    turn: int
+    rallied: list[FighterId]  # its side's routed fighters, rallied
+    rallied_labels: list[str]
+    section: str
+
+
 class DiceModeRefused(TypedDict):
     mode: Literal["app", "entered"]
     asked_by: Side
@@ -743,6 +763,7 @@ EVENT_KINDS: dict[str, type] = {
     "dice_mode_requested": DiceModeRequested,
     "dice_mode_changed": DiceModeChanged,
     "dice_mode_refused": DiceModeRefused,
+    "rallying_cry": RallyingCrySounded,
 }
 
 
@@ -914,6 +935,7 @@ COMMAND_FIELDS: dict[str, tuple[Field, ...]] = {
         _id("caster", required=False),
     ),
     "end_effect": (_text("effect", required=True),),
+    "rallying_cry": (_id("fighter"),),
     "set_routed": (_id("fighter"), _bool("routed")),
     "set_mystic": (
         _id("fighter"),

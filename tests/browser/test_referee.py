@@ -114,3 +114,62 @@ def test_on_one_phone_the_pursuer_of_the_side_not_picking_is_offered_its_pursuit
     assert "pursuit move brings it into contact" in page.locator(".log").inner_text()
     shot(page, FOLDER, "one-phone-pursuit-recorded")
     assert not phones["problems"].items, phones["problems"].items
+
+
+def test_the_rallying_cry_is_offered_at_the_start_of_the_strategic_phase(
+    phones, live_server
+):
+    """magic-faith-sources §5 [read] M10: "Rallying Cry: once per game, at the
+    start of a strategic phase. All friendly routed fighters rally, and
+    friends get +1 to Courage until the end of the round"."""
+    from battles.models import Army, ArmyCard
+    from battles.models.armies import People, Voie
+    from battles.services import games as services
+    from battles.services.games import create_game
+    from tests.support.live import OPPONENT, seat
+
+    griffons = People.objects.create(name="Griffons (test)", voie=Voie.LUMIERE)
+    wolfen = People.objects.create(name="Wolfen (test)", voie=Voie.DESTIN)
+    armies = []
+    for people, cards in (
+        (
+            griffons,
+            [
+                (_card(griffons, "Héraut", ("Cri de ralliement",)), 1),
+                (_card(griffons, "Garde", cou=2), 2),
+            ],
+        ),
+        (wolfen, [(_card(wolfen, "Duelliste"), 1)]),
+    ):
+        army = Army.objects.create(name=people.name, people=people, points_limit=400)
+        for position, (card, n) in enumerate(cards):
+            ArmyCard.objects.create(army=army, card=card, fighters=n, position=position)
+        armies.append(army)
+    game = create_game(owner=OWNER, army_a=armies[0], army_b=armies[1])
+    seat(game, OPPONENT, "b")
+    gardes = [
+        f for f, d in game.state["fighters"].items() if d["label"].startswith("Garde")
+    ]
+    for fighter in gardes:
+        services.perform_action(
+            game, "a", {"type": "set_routed", "fighter": fighter, "routed": True}
+        )
+        game.refresh_from_db()
+    page = phones["one"]
+    _open(page, live_server.url, OWNER, game)
+    button = page.locator("#game-panel").get_by_role(
+        "button", name="Héraut sounds it (2 routed fighters rally)"
+    )
+    assert button.count() == 1 and _height(button) >= 44
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    shot(page, FOLDER, "rallying-cry")
+    settled(page, button.click)
+    game.refresh_from_db()
+    assert not any(game.state["fighters"][f]["routed"] for f in gardes)
+    log = page.locator(".log").inner_text()
+    assert "Héraut sounds its Rallying Cry: Garde 1, Garde 2 rally" in log
+    assert (
+        page.locator("#game-panel").get_by_role("button", name="sounds it").count() == 0
+    )
+    shot(page, FOLDER, "rallying-cry-sounded")
+    assert not phones["problems"].items, phones["problems"].items
