@@ -359,7 +359,6 @@ def _end_failed_charge(batch: Batch, fighter_id: str) -> None:
             "side": side,
             "fighter": fighter_id,
             "label": label_of(state, fighter_id),
-            "house_ruling": "failed_charge",
         },
     )
     maybe_end_activation_phase(batch)

@@ -388,7 +388,6 @@ class ActivationEnded(TypedDict):
     side: NotRequired[Side]
     fighter: NotRequired[FighterId]
     label: NotRequired[str]
-    house_ruling: NotRequired[str]
 
 
 class ActionDeclared(TypedDict):

@@ -59,14 +59,12 @@ def test_an_activation_a_failed_charge_ended_says_why():
         "side": "a",
         "fighter": "a1.1",
         "label": "Garde",
-        "house_ruling": "failed_charge",
     }
     line = log_lines(events, ["a"])[-1]
     assert line.text.startswith(
         "Nothing left to do for side A: Garde's charge failed and its activation "
         "ends, so the activation ends by itself."
     )
-    assert "house ruling: What does a charger that fails" in line.text
 
 
 def test_the_rounds_of_a_tied_opposed_roll_are_joined_with_a_french_semicolon():

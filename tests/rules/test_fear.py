@@ -241,8 +241,8 @@ def test_IX_a_charger_that_fails_does_not_charge_and_is_routed_where_it_stands()
     assert fighter["routed"] is True and fighter["charged"] is False
     assert table.state["contacts"] == []
     rulings = [e["payload"].get("house_ruling") for e in events]
-    # The contacts undone, the rout, the activation ended by itself.
-    assert rulings.count("failed_charge") == 3
+    # The contacts undone, the rout (the activation's end follows from it).
+    assert rulings.count("failed_charge") == 2
     assert table.state["pending"] is None
     assert table.state == replay(table.events)
 
@@ -442,14 +442,13 @@ def test_IX_a_failed_charge_ends_the_activation_by_itself_when_nothing_is_left()
     """§5 Additions: "Failure when charging: The charger is in rout, its
     activation ends, it stays in place" ([C4] M18, ``failed_charge``
     "no_charge"): a lone charger leaves its side nothing to do, so the
-    activation ends without a tap, naming the ruling."""
+    activation ends without a tap (the rout just before names the ruling)."""
     guard = fighter_card("Garde", COU=1)
     table = activation_table([guard], [wolfen()])
     charge(table, "a", "a1.1", "b1.1")
     events = table.play("a", {"type": "roll"}, faces=[2])  # 1 + 2 = 3 < 6
     (ended,) = [e["payload"] for e in events if e["kind"] == "activation_ended"]
     assert ended["reason"] == "failed_charge" and ended["fighter"] == "a1.1"
-    assert ended["house_ruling"] == "failed_charge"
     assert table.state["active"] is None
     assert table.state == replay(table.events)
 
