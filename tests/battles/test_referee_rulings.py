@@ -29,7 +29,7 @@ def test_the_exchange_line_names_its_opener_and_the_ruling_that_chose_it():
     assert "Exchange 2 begins: side B attacks first." in line.text
     assert (
         "house ruling: Which side opens each exchange after the first? the "
-        "Initiative winner's side, as in the first" in line.text
+        "Initiative winner's side again" in line.text
     )
     chosen = {"exchange_opener": "alternation_goes_on"}
     payload["opener"] = "a"

@@ -173,3 +173,33 @@ def test_the_rallying_cry_is_offered_at_the_start_of_the_strategic_phase(
     )
     shot(page, FOLDER, "rallying-cry-sounded")
     assert not phones["problems"].items, phones["problems"].items
+
+
+def test_the_exchange_opener_is_chosen_at_creation_and_listed_on_the_game_page(
+    phones, live_server
+):
+    """melee-sources §2.5 [read] (S8) reads the first exchange only; which
+    side opens the later ones is the house ruling ``exchange_opener``, its
+    reason saying the sources are silent, on the form and the game page."""
+    from tests.browser.test_game_screen import sign_in
+    from tests.support.live import demo_armies
+
+    demo_armies()
+    page = phones["one"]
+    sign_in(page, live_server.url, OWNER)
+    page.goto(live_server.url + "/games/new/")
+    select = page.locator("#id_ruling_exchange_opener")
+    assert "(default)" in select.locator("option").first.inner_text()
+    select.select_option("alternation_goes_on")
+    select.scroll_into_view_if_needed()
+    shot(page, FOLDER, "new-game-exchange-opener")
+    page.get_by_role("button", name="Start the game").click()
+    page.wait_for_url("**/games/*/")
+    rulings = page.locator("#house-rulings")
+    rulings.locator("summary").click()
+    row = rulings.locator("dd", has_text="the alternation goes on")
+    assert row.count() == 1
+    assert "Not found in the sources" in row.inner_text()
+    row.scroll_into_view_if_needed()
+    shot(page, FOLDER, "game-exchange-opener")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
