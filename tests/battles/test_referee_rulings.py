@@ -110,3 +110,30 @@ def test_a_six_kept_without_a_tap_says_why():
     line = log_lines(events, ["a"])[-1]
     assert line.text.startswith("The six is kept without asking")
     assert "a reroll could only risk a failure" in line.text
+
+
+def test_the_rallying_cry_stays_offered_while_the_side_waits_for_the_tactics_roll():
+    """magic-faith-sources §5: "at the start of a strategic phase": a side
+    that set its sequence and Tactics fighter first still sees its cry until
+    the Tactics roll (not a bare waiting panel)."""
+    from battles.presenters.game import build_panel
+    from tests.support.melee import fighter_card
+    from tests.support.table import Table
+
+    herald = fighter_card("Héraut", 1, skills=["Cri de ralliement"], COU=4)
+    wolfen = fighter_card("Wolfen", 1, PEUR=6, COU=None)
+    game = {
+        "turns": 2,
+        "sides": {
+            "a": {"name": "Anne", "cards": [herald]},
+            "b": {"name": "Bruno", "cards": [wolfen]},
+        },
+    }
+    table = Table(game, seed="cry")
+    table.play("a", {"type": "set_sequence", "order": ["a1"]})
+    table.play("a", {"type": "choose_tactics_fighter", "fighter": "a1.1"})
+    panel = build_panel(table.state, "a")
+    assert panel.kind == "strategic"
+    assert [c["id"] for c in panel.data["cries"]] == ["a1.1"]
+    assert panel.data["sequence_done"] and panel.data["fighter_done"]
+    assert build_panel(table.state, "b").data["cries"] == []

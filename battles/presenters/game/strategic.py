@@ -36,7 +36,7 @@ def panel(
     fighter_done = state["tactics"]["fighters"][side] is not None or not (
         offers.allows("choose_tactics_fighter")
     )
-    if sequence_done and fighter_done:
+    if sequence_done and fighter_done and not offers.allows("rallying_cry"):
         return Panel(
             "wait",
             side=st.other(side),
