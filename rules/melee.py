@@ -138,6 +138,19 @@ HOUSE_RULINGS: dict[str, HouseRuling] = {
         ),
         basis="inferred",
     ),
+    "exchange_opener": HouseRuling(
+        default="initiative_winner",
+        choices=("initiative_winner", "alternation_goes_on"),
+        section="VII-C-3",
+        question=_("Which side opens each exchange after the first?"),
+        reason=_(
+            "Not found in the sources: S8 reads that the Initiative winner's side "
+            "attacks first and that attacks then alternate between the sides, but "
+            "not which side opens the next exchange. The Initiative winner's side "
+            "again, as in the first; or the alternation goes on across exchanges "
+            "(the side that did not attack last opens)."
+        ),
+    ),
     "fear_immunity": HouseRuling(
         default="game",
         choices=("game", "turn", "none"),

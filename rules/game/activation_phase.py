@@ -362,7 +362,11 @@ def declare(batch: Batch, side: str, command: Command) -> None:
     if action == "charge":
         # IX: the Courage tests of the charger and of the charged.
         charge_fear_tests(
-            batch, fighter_id, payload["targets"], contacts_before=state["contacts"]
+            batch,
+            fighter_id,
+            payload["targets"],
+            contacts_before=state["contacts"],
+            engaged_before=state["engaged"],
         )
 
 

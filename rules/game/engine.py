@@ -65,6 +65,7 @@ from rules.game.magic_phase import (
     legal_counter,
 )
 from rules.game.pending import choice_odds, who_decides
+from rules.game.rallying_cry import legal_rallying_cry, rallying_cry
 from rules.game.roll_numbers import roll_key, roll_number
 from rules.game.rolling import (
     decide_six,
@@ -303,6 +304,8 @@ def _register_all() -> None:
         ("cast", cast, legal_cast, False),
         ("counter", counter, legal_counter, False),
         ("call", call, legal_call, False),
+        # Cri de ralliement (IX): at the start of a strategic phase.
+        ("rallying_cry", rallying_cry, legal_rallying_cry, True),
         ("set_routed", _set_routed, _legal_set_routed, True),
         ("set_mystic", _set_mystic, _legal_set_mystic, True),
         ("concede", _concede, _legal_concede, True),

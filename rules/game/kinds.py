@@ -227,6 +227,13 @@ class EndEffect(TypedDict):
     effect: str
 
 
+class RallyingCry(TypedDict):
+    """Cri de ralliement (IX): sounded once per game by a fighter with it."""
+
+    type: Literal["rallying_cry"]
+    fighter: FighterId
+
+
 class SetRouted(TypedDict):
     type: Literal["set_routed"]
     fighter: FighterId
@@ -310,6 +317,7 @@ Command = (
     | Parry
     | Ambidextrous
     | TickUpkeep
+    | RallyingCry
     | SetRouted
     | SetMystic
     | Cast
@@ -340,6 +348,7 @@ COMMAND_KINDS: dict[str, type] = {
     "parry": Parry,
     "ambidextrous": Ambidextrous,
     "tick_upkeep": TickUpkeep,
+    "rallying_cry": RallyingCry,
     "set_routed": SetRouted,
     "set_mystic": SetMystic,
     "cast": Cast,
@@ -387,6 +396,7 @@ class RollUpdated(TypedDict):
     pending: dict[str, Any]
     faces: list[int]
     reroll: bool | None
+    automatic: NotRequired[str]  # "attack_succeeds": a six kept without a tap
 
 
 class TacticsWon(TypedDict):
@@ -414,6 +424,10 @@ class CardsPlayed(TypedDict):
 
 class ActivationEnded(TypedDict):
     active: None
+    reason: NotRequired[str]  # "failed_charge": ended by itself (IX)
+    side: NotRequired[Side]
+    fighter: NotRequired[FighterId]
+    label: NotRequired[str]
 
 
 class ActionDeclared(TypedDict):
@@ -441,6 +455,7 @@ class ContactsChanged(TypedDict):
     contact: NotRequired[bool]
     reason: NotRequired[str]
     house_ruling: NotRequired[str]  # "failed_charge": the charge undone
+    engaged: NotRequired[list[FighterId]]  # the fighters engaged, put back
 
 
 class TestResolved(TypedDict):
@@ -522,6 +537,7 @@ class CourageCertain(TypedDict):
     section: str
     living_dead: NotRequired[bool]  # a Mort-vivant calls for it (S11)
     characteristic: NotRequired[str]  # "PEUR": a fearsome fighter's own
+    rallying_cry: NotRequired[int]  # Cri de ralliement's +1 (IX)
 
 
 class CourageSpared(TypedDict):
@@ -609,6 +625,7 @@ class CombatUpdated(TypedDict):
     returned: NotRequired[dict[str, Any]]  # {fighter, label, dice}: never rolled
     gained: NotRequired[AttackDieGained]
     exchange: NotRequired[int]  # a new exchange begins (VII-C-3)
+    opener: NotRequired[Side]  # the side that opens it (``exchange_opener``)
     ended: NotRequired[int]
     reason: NotRequired[str]  # why it ended: "no_adversary" or "no_attack_die"
     free: NotRequired[list[FighterId]]  # freed from contact when it ended
@@ -787,6 +804,16 @@ class DiceModeChanged(TypedDict):
     agreed_by: NotRequired[Side]
 
 
+class RallyingCrySounded(TypedDict):
+    fighter: FighterId
+    label: str
+    side: Side
+    turn: int
+    rallied: list[FighterId]  # its side's routed fighters, rallied
+    rallied_labels: list[str]
+    section: str
+
+
 class DiceModeRefused(TypedDict):
     mode: Literal["app", "entered"]
     asked_by: Side
@@ -831,6 +858,7 @@ EVENT_KINDS: dict[str, type] = {
     "dice_mode_requested": DiceModeRequested,
     "dice_mode_changed": DiceModeChanged,
     "dice_mode_refused": DiceModeRefused,
+    "rallying_cry": RallyingCrySounded,
 }
 
 
@@ -1014,6 +1042,7 @@ COMMAND_FIELDS: dict[str, tuple[Field, ...]] = {
         _id("caster", required=False),
     ),
     "end_effect": (_text("effect", required=True),),
+    "rallying_cry": (_id("fighter"),),
     "set_routed": (_id("fighter"), _bool("routed")),
     "set_mystic": (
         _id("fighter"),

@@ -176,6 +176,8 @@ def build_board(
     state = game.state
     offers = Offers(state, side)
     panel = build_panel(state, side, draft=draft, offers=offers)
+    if viewer.holds_both_sides:
+        combat.add_other_pursuits(panel, state, side)
     combat.refill_placements(panel, refused, posted or {})
     handover = None
     if (

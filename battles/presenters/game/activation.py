@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from battles.presenters.game import magic
 from battles.presenters.game.common import Panel, options, wait_panel
 from battles.presenters.game.floor import Offers
-from battles.presenters.words import DRAW_ACTIONS, RANGE_BANDS, action_word
+from battles.presenters.words import DRAW_ACTIONS, RANGE_BANDS, action_word, side_word
 from rules.activation import DrawPhase
 from rules.game import movement_cm
 from rules.game import state as st
@@ -207,6 +207,14 @@ def _cards_played(p, who, names):
 
 
 def _activation_ended(p, who, names):
+    if p.get("reason") == "failed_charge":
+        return _(
+            "Nothing left to do for %(side)s: %(fighter)s's charge failed and its "
+            "activation ends, so the activation ends by itself."
+        ) % {
+            "fighter": p.get("label", ""),
+            "side": side_word(p.get("side"), mid=True),
+        }, "IX"
     return _("%(side)s ends its activation.") % {"side": who}, "IV-B-2"
 
 
