@@ -46,6 +46,9 @@ def example_command(
         if data.get("gems") is not None:  # X: mana counted in gems
             command.pop("mana", None)
             command["gems"] = {rng.choice(["fire", "air"]): rng.randint(0, 9)}
+    elif kind == "cast" and "spell" not in command:
+        # A magician with no known spell: names it, enters gems and difficulty.
+        command.update(spell="Éclair", cost={"fire": 1}, difficulty=6)
     elif kind == "tick_upkeep":
         command["rallied"] = rng.random() < 0.5
         command["difficulty"] = rng.randint(1, 30)  # a rally test's (IV-D-1)
@@ -121,6 +124,9 @@ def made_up_command(state: dict[str, Any], rng: random.Random) -> dict[str, Any]
     elif kind == "end_effect":
         effects = state.get("effects") or [{"id": "e-none"}]
         command.update(effect=rng.choice(effects)["id"])
+    elif kind == "cast" and "spell" not in command:
+        # A magician with no known spell: names it, enters gems and difficulty.
+        command.update(spell="Éclair", cost={"fire": 1}, difficulty=6)
     elif kind == "tick_upkeep":
         upkeep = state["upkeep"]
         keys = [i["key"] for i in upkeep["items"]] if upkeep else ["x"]
