@@ -112,7 +112,9 @@ class Spell(_Mystic):
         if difficulty is None and self.difficulty_text:
             difficulty = self.difficulty_text[:40]  # a formula, worked out in play
         return {
+            # No gem read ("X tenebre"): unknown, entered at each cast.
             "cost": dict(self.cost or {}),
+            "cost_text": self.cost_text[:40],
             "difficulty": difficulty,
             "frequency": self.frequency,
             "duration": duration,
