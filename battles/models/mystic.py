@@ -111,14 +111,15 @@ class Spell(_Mystic):
         difficulty = self.difficulty
         if difficulty is None and self.difficulty_text:
             difficulty = self.difficulty_text[:40]  # a formula, worked out in play
-        return {
-            # No gem read ("X tenebre"): unknown, entered at each cast.
+        data = {
             "cost": dict(self.cost or {}),
-            "cost_text": self.cost_text[:40],
             "difficulty": difficulty,
             "frequency": self.frequency,
             "duration": duration,
         }
+        if not self.cost:  # no gem read ("X tenebre"): entered at each cast
+            data["cost_text"] = self.cost_text[:40]
+        return data
 
 
 class Miracle(_Mystic):
