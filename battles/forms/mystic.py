@@ -68,6 +68,15 @@ class _MysticForm(CheckedModelForm):
             if self.instance.pk:
                 self.initial["duration"] = self.instance.duration
 
+    HEAD = ("name", "path", "cult")
+
+    def head_fields(self):
+        """The name (and path or cult) first; the gems of a spell next."""
+        return [self[name] for name in self.Meta.fields if name in self.HEAD]
+
+    def rest_fields(self):
+        return [self[name] for name in self.Meta.fields if name not in self.HEAD]
+
     def clean_name(self) -> str:
         return (self.cleaned_data.get("name") or "").strip()
 
@@ -131,9 +140,6 @@ class SpellForm(_MysticForm):
     def gem_fields(self):
         return [self[gem_field_name(kind)] for kind in GEM_KINDS]
 
-    def card_fields(self):
-        return [self[name] for name in self.Meta.fields]
-
     def cost(self) -> dict[str, int]:
         """The gems by element (those above zero); empty: entered at the cast."""
         found = {}
@@ -173,9 +179,6 @@ class MiracleForm(_MysticForm):
             ),
             "fervour": _("Empty: chosen when called."),
         }
-
-    def card_fields(self):
-        return [self[name] for name in self.Meta.fields]
 
     def clean(self):
         data = super().clean()
