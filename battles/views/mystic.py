@@ -17,6 +17,7 @@ from battles.forms.armies import add_errors
 from battles.forms.mystic import MiracleForm, MysticCatalogueForm, SpellForm
 from battles.identity import requester
 from battles.models.mystic import Miracle, Spell
+from battles.presenters.game.magic import gem_words
 from battles.services.armies import ArmyError
 from battles.services.mystic import (
     MYSTIC_FIELDS,
@@ -35,14 +36,23 @@ def _kind(kind: str):
     return KINDS[kind]
 
 
+def _worded(spells) -> list[Spell]:
+    """The spells, each with its gems in words ("2 fire", in the reader's
+    language) as ``cost_words``."""
+    found = list(spells)
+    for spell in found:
+        spell.cost_words = gem_words(spell.cost)
+    return found
+
+
 def _list_context(request: HttpRequest, form=None, summary=None) -> dict:
     owner = requester(request)
     saved = request.GET.get("saved", "")
     own = owner.q() if owner.is_anyone else None
     return {
-        "library_spells": Spell.objects.shared(),
+        "library_spells": _worded(Spell.objects.shared()),
         "library_miracles": Miracle.objects.shared(),
-        "own_spells": Spell.objects.filter(own) if own else Spell.objects.none(),
+        "own_spells": _worded(Spell.objects.filter(own)) if own else [],
         "own_miracles": Miracle.objects.filter(own) if own else Miracle.objects.none(),
         "form": form or MysticCatalogueForm(),
         "summary": summary,

@@ -7,6 +7,7 @@ spells on the combat panel."""
 from __future__ import annotations
 
 import html
+from types import SimpleNamespace
 
 import pytest
 
@@ -95,7 +96,8 @@ def test_the_mystic_action_offered_again_says_it_is_cumulative(
     assert "Another mystic action may follow (IV-B-2" in body
 
 
-def test_a_warrior_mage_is_offered_his_spells_on_the_combat_panel():
+def _combat_state_with_the_floor_to_a():
+    """Side A's Magicien, a Guerrier-mage, in a combat with the floor to A."""
     from battles.presenters.game.combat import panel
     from battles.presenters.game.floor import Offers
     from rules.game import waiting_for
@@ -122,13 +124,63 @@ def test_a_warrior_mage_is_offered_his_spells_on_the_combat_panel():
             table.play(side, {"type": "draw", "action": "draw"})
     table.play("a", {"type": "form_combats", "combats": "suggested"})
     state = table.state
+    # The Initiative waits on both sides: nobody casts now.
+    assert panel(state, "a", Offers(state, "a")).data.get("casters", []) == []
+    for _step in range(10):  # to a moment side A has the floor, nothing pending
+        state = table.state
+        if waiting_for(state) == {"a"} and not state["pending"]:
+            break
+        side = sorted(waiting_for(state))[0]
+        entry = next(
+            e
+            for e in legal_actions(state, side)
+            if e["type"] in ("initiative", "roll", "place_dice", "keep")
+        )
+        command = {k: v for k, v in entry.items() if k != "choices"}
+        command.update({f: v[0] for f, v in entry.get("choices", {}).items()})
+        if command["type"] == "place_dice":
+            command["attack"] = 1
+        table.play(side, command)
+    state = table.state
+    assert waiting_for(state) == {"a"} and not state["pending"]
+    return state
+
+
+def test_a_warrior_mage_is_offered_his_spells_on_the_combat_panel():
+    from battles.presenters.game.combat import panel
+    from battles.presenters.game.floor import Offers
+
+    state = _combat_state_with_the_floor_to_a()
     seen = panel(state, "a", Offers(state, "a"))
     casters = seen.data["casters"]
-    if waiting_for(state) == {"a"} and not state["pending"]:
-        assert [c["id"] for c in casters] == ["a1.1"]
-        names = [s["name"] for s in casters[0]["mystic"]["spells"]]
-        assert "Boule de feu" in names
-    else:
-        assert casters == []
+    assert [c["id"] for c in casters] == ["a1.1"]
+    names = [s["name"] for s in casters[0]["mystic"]["spells"]]
+    assert names == ["Boule de feu", "Aura de lumière"]
+    # The other side, not waited on, is offered nothing.
     other = panel(state, "b", Offers(state, "b"))
     assert other.data.get("casters", []) == []
+
+
+def test_the_combat_panel_shows_the_warrior_mage_s_spell_forms():
+    from django.template.loader import render_to_string
+
+    from battles.presenters.game.combat import panel
+    from battles.presenters.game.floor import Offers
+
+    state = _combat_state_with_the_floor_to_a()
+    seen = panel(state, "a", Offers(state, "a"))
+    body = html.unescape(
+        render_to_string(
+            "battles/games/panels/combat_casters.html",
+            {
+                "panel": seen,
+                "act_url": "/act",
+                "tap": "k",
+                "side": "a",
+                "game": SimpleNamespace(version=7),
+            },
+        )
+    )
+    assert "A warrior-mage casts, a warrior-monk calls" in body
+    assert 'name="spell" value="Boule de feu"' in body
+    assert 'name="type" value="cast"' in body

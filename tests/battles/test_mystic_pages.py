@@ -147,3 +147,29 @@ def test_a_catalogue_uploaded_lists_what_was_not_understood(owner_client):
     response = owner_client.post("/armies/mystic/import/", {"file": bad})
     page = text(response)
     assert 'aria-invalid="true"' in page and "not well-formed XML" in page
+
+
+def test_a_deleted_spell_is_forgotten_by_the_army_cards_that_knew_it(
+    demo_armies, owner_client
+):
+    from battles.models.identity import Owner
+    from battles.services.armies import duplicate_army
+    from battles.services.mystic import set_known
+
+    owner = Owner(guest_key="owner-key")
+
+    owner_client.post("/armies/mystic/spell/new/", SPELL)
+    spell = Spell.objects.get()
+    army = duplicate_army(demo_armies[0], owner)
+    mage = army.cards.get(card__name="Guerrier-mage")
+    set_known(mage, owner, spells=[spell.name])
+    assert list(mage.spells.all()) == [spell]
+    owner_client.post(f"/armies/mystic/spell/{spell.pk}/delete/")
+    assert list(mage.spells.all()) == []
+
+
+def test_the_list_words_the_gems_in_the_reader_s_language(owner_client):
+    owner_client.post("/armies/mystic/spell/new/", SPELL)
+    owner_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
+    page = text(owner_client.get("/armies/mystic/", HTTP_ACCEPT_LANGUAGE="fr"))
+    assert "Vos sortilèges" in page and "2 feu" in page
