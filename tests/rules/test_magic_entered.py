@@ -98,3 +98,16 @@ def test_a_second_mystic_action_follows_the_first_within_frequency_and_gems():
     table.refuses("a", cast(), "frequency|gems")
     table.play("a", cast(spell="Aura de lumière"))
     assert table.state["acted"]["a1.1"] == ["mystic"]
+
+
+def test_with_unknown_costs_and_unlisted_spells_legal_actions_are_accepted():
+    """RULES_API "The game": every entry ``legal_actions`` lists is accepted
+    (the unknown cost and the unlisted spell's gems entered as a player
+    would), and a made-up command it does not list is refused."""
+    import random
+
+    from tests.rules.test_legal_actions import check_state
+
+    rng = random.Random(32)
+    for table in (unknown_cost_table(), no_spell_table()):
+        check_state(table.state, rng, made_up=20)
