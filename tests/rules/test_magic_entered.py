@@ -111,3 +111,21 @@ def test_with_unknown_costs_and_unlisted_spells_legal_actions_are_accepted():
     rng = random.Random(32)
     for table in (unknown_cost_table(), no_spell_table()):
         check_state(table.state, rng, made_up=20)
+
+
+def test_a_skill_s_effect_is_not_upkept_with_mana():
+    """II-C-3: Entretien/X is paid by a caster in mana or temporary faith;
+    ``legal_actions`` lists an upkept effect for spells, miracles, harmful and
+    other effects only, and ``decide`` refuses a skill upkept (found by the
+    property test of games with magic, seed 4088)."""
+    table = unknown_cost_table()
+    command = {
+        "type": "record_effect",
+        "fighter": "a1.1",
+        "name": "Aura",
+        "kind": "skill",
+        "duration": "upkeep",
+        "cost": 1,
+    }
+    assert not is_listed(table.state, "a", command)
+    table.refuses("a", command, "not upkept")
