@@ -69,6 +69,7 @@ def test_a_spell_of_unknown_cost_asks_its_gems_on_the_phone(phones, live_server)
     expect(form).to_contain_text("Cost not understood (printed: X Fuoco)")
     form.scroll_into_view_if_needed()
     shot(a, "mystic", "unknown-cost-form")
+    assert serious_accessibility_violations(a) == []
     form.get_by_role("button", name=re.compile("Cast")).click()
     expect(a.locator("body")).to_contain_text(
         "The cost of Boule de feu is unknown (printed: X Fuoco)"
@@ -79,3 +80,30 @@ def test_a_spell_of_unknown_cost_asks_its_gems_on_the_phone(phones, live_server)
     expect(a.locator("#game-log, body").first).to_contain_text("casts Boule de feu")
     game.refresh_from_db()
     assert game.state["fighters"][GRIFFON_MAGE]["gems"]["fire"] == 1
+
+
+def test_a_magician_who_knows_no_spell_casts_by_entering_gems(phones, live_server):
+    from tests.browser.test_game_screen import open_game
+    from tests.support.live import demo_armies
+
+    with_magic()
+    griffons, _wolfen = demo_armies()
+    griffons.cards.get(card__name="Guerrier-mage").spells.clear()
+    game = new_game(OWNER, turns=2)
+    seat(game, OPPONENT, "b")
+    reserves(game)
+    game = until_active(game, GRIFFON_MAGE)
+    a = phones["a"]
+    open_game(a, live_server.url, OWNER, game)
+    form = a.locator("form.unlisted-form")
+    expect(form).to_contain_text("No spell known: name the spell")
+    form.get_by_label("Spell").fill("Éclair")
+    form.get_by_label("fire").fill("1")
+    form.get_by_label("Difficulty").fill("6")
+    form.scroll_into_view_if_needed()
+    shot(a, "mystic", "unlisted-form")
+    assert serious_accessibility_violations(a) == []
+    form.get_by_role("button", name="Cast").click()
+    expect(a.locator("body")).to_contain_text("casts Éclair")
+    game.refresh_from_db()
+    assert game.state["fighters"][GRIFFON_MAGE]["gems"]["fire"] == 2
