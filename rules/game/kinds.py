@@ -259,6 +259,7 @@ class Cast(TypedDict):
     extra: NotRequired[dict[str, int]]
     target: NotRequired[FighterId]
     difficulty: NotRequired[int]
+    cost: NotRequired[dict[str, int]]  # entered: the spell's cost is unknown
 
 
 class Counter(TypedDict):
@@ -1056,6 +1057,7 @@ COMMAND_FIELDS: dict[str, tuple[Field, ...]] = {
         _gems("extra", "extra:", 4),
         _id("target", required=False),
         _int("difficulty", 1, 30, required=False),
+        _gems("cost", "cost:", 30),
     ),
     "counter": (_id("fighter"), _bool("pay")),
     "call": (

@@ -236,6 +236,10 @@ def build_board(
         ),
         "",
     )
+    if caster and state["fighters"][caster].get("gems") is not None:
+        # Mana in gems: the panel's spell forms cast (a known spell, or one
+        # named with its gems and difficulty), not the single-number test.
+        caster = ""
     open_tool = open_tool or ("test" if caster else "")
     opened = next((tool for tool in tools if tool["name"] == open_tool), None)
     # "A fighter flees", for each side this phone holds (sent with every

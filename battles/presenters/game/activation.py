@@ -116,10 +116,13 @@ def _activation_panel(state: Mapping[str, Any], side: str, offers: Offers) -> Pa
         if data["eliminated"]:
             continue
         declared = offers.of("declare", fighter=fighter_id)
+        again = "mystic" in state["acted"].get(fighter_id, [])
         moves = [
             {
                 "value": entry["action"],
-                "label": action_word(entry["action"]),
+                "label": _("Another mystic action (cumulative, IV-B-2)")
+                if again and entry["action"] == "mystic"
+                else action_word(entry["action"]),
                 "cm": movement_cm(state, fighter_id, entry["action"]),
             }
             for entry in declared

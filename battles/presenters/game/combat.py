@@ -11,6 +11,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from battles.presenters.game import magic
 from battles.presenters.game.common import Panel, labels, options, percent
 from battles.presenters.game.floor import Offers, waiting_for
 from battles.presenters.rulings import value_word
@@ -70,6 +71,7 @@ def panel(state: Mapping[str, Any], side: str, offers: Offers) -> Panel:
                 "combats": combats,
                 "picking": combat["picker"] == side,
                 "pursuits": _pursuits(state, offers),
+                "casters": magic.combat_casters(state, side, offers),
             },
         )
     return _combat_panel(state, side, offers)
@@ -375,6 +377,8 @@ def _combat_panel(state: Mapping[str, Any], side: str, offers: Offers) -> Panel:
         "initiative_word": side_word(winner) if winner else "",
         "initiative_choices": _initiative_choices(state, item, side, offers),
         "placements": _placements(state, rows, offers),
+        # Warrior-mages and -monks cast or call while their side has the floor.
+        "casters": magic.combat_casters(state, side, offers),
         "attacks": _attacks(state, item, offers),
         "turn_word": side_word(turn) if turn else "",
         "exchange": item.get("exchange", 1),
