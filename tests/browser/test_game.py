@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
+from battles.demo import CHARACTER
 from battles.models import Army, ArmyCard
 from tests.browser.conftest import open_phone, serious_accessibility_violations
 from tests.support.phone_page import settled
@@ -32,6 +33,9 @@ def armies():
     call_command("load_demo", verbosity=0)
     griffons = Army.objects.get(is_demo=True, people__name="Griffons d'Akkylannie")
     wolfen = Army.objects.get(is_demo=True, people__name="Wolfen d'Yllia")
+    # This turn was written for the Griffons' 7 cards: their melee character
+    # (added to show Enchaînement and Coup de maître) plays in other tests.
+    griffons.cards.filter(card__name=CHARACTER).delete()
     # A smaller pack: 6 cards against 7, so the pack gets one refusal (IV-B-1).
     pack = Army.objects.create(
         name="Meute réduite", people=wolfen.people, is_demo=True, points_limit=400
