@@ -13,8 +13,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from battles.services import league as services
-from battles.services import league_exports as exports
+from battles.league.services import exports
+from battles.league.services import league as services
 from battles.services.account_security import display_name, update_names
 from rules.league import shown_rating
 from tests.support.club import club_in_season
@@ -123,7 +123,7 @@ def test_the_t3_export_lists_placement_names_nickname_and_people(cast):
 
 
 def test_a_tournament_has_its_own_t3_file_with_its_tournament_block(cast):
-    from battles.services import tournament as tournaments
+    from battles.league.services import tournament as tournaments
 
     update_names(cast["bob"], display="Le Roc", first_name="Bob", last_name="Martin")
     day = tournaments.create_tournament(

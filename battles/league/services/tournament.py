@@ -4,7 +4,7 @@ An admin of the club creates the day (its players, each with their people)
 and its Swiss rounds one by one; ``rules.league.swiss_round`` pairs each
 round, with the players' peoples as its ``groups``. A pairing's game is an
 ordinary result of the season: a player of the table reports it and the
-other confirms it (``battles.services.league``), or a finished in-app game
+other confirms it (``battles.league.services.league``), or a finished in-app game
 between them that counts in the season is attached to the table. The
 standings after each round are ``rules.league.standings`` over the confirmed
 results of the rounds so far.
@@ -35,15 +35,15 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from battles.live.tournament import announce_tournament
-from battles.models.league import (
+from battles.league.live.tournament import announce_tournament
+from battles.league.models.league import (
     MAX_SCORE,
     EntryAction,
     LeagueResult,
     ResultStatus,
     Season,
 )
-from battles.models.tournament import (
+from battles.league.models.tournament import (
     LIVE_RESULT,
     MAX_ROUNDS,
     FirstRound,
@@ -53,8 +53,8 @@ from battles.models.tournament import (
     TournamentPlayer,
     TournamentRound,
 )
-from battles.services import league as league_services
-from battles.services.league import LeagueError
+from battles.league.services import league as league_services
+from battles.league.services.league import LeagueError
 from battles.services.once import once
 from rules.league import (
     ALL_TIEBREAKERS,
@@ -258,7 +258,7 @@ def _adjustments(tournament: Tournament, up_to: int | None = None) -> dict[str, 
 
 def _rating_order(season: Season, names: list[str]) -> list[str]:
     """The players by club rating, best first (newcomers by name after)."""
-    from battles.services.ratings import club_history
+    from battles.league.services.ratings import club_history
     from rules.league import shown_rating
 
     final = club_history(season.club_id).final

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from battles.forms.league import (
+from battles.league.forms.league import (
     MAX_SHORT_TEXT,
     TIEBREAKER_LABELS,
     LeagueForm,
@@ -13,8 +13,8 @@ from battles.forms.league import (
     _score_field,
     people_choices,
 )
-from battles.models.league import MAX_SCORE
-from battles.models.tournament import MAX_ROUNDS, FirstRound
+from battles.league.models.league import MAX_SCORE
+from battles.league.models.tournament import MAX_ROUNDS, FirstRound
 from rules.league import ALL_TIEBREAKERS, SWISS_TIEBREAKERS
 
 SWISS_LABELS = {

@@ -15,7 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from battles.models.league import MAX_SCORE, LeagueResult, ResultStatus, Season
+from battles.league.models.league import MAX_SCORE, LeagueResult, ResultStatus, Season
 from rules.league import SWISS_TIEBREAKERS, Scheme
 
 # A table's result still in play; any other (void, withdrawn...) frees the table.

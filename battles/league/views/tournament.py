@@ -1,4 +1,4 @@
-"""A tournament day's pages: thin views over ``battles.services.tournament``.
+"""A tournament day's pages: thin views over ``battles.league.services.tournament``.
 
 Members of the club see the rounds, their table and the standings after
 each round, and print the notice board; the players of a table report its
@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from battles.forms.tournament import (
+from battles.league.forms.tournament import (
     SWISS_LABELS,
     SWISS_SHORT,
     AdjustmentForm,
@@ -31,14 +31,14 @@ from battles.forms.tournament import (
     TableResultForm,
     TournamentForm,
 )
+from battles.league.live.tournament import tournament_events, tournament_version
+from battles.league.models.tournament import Tournament, TournamentPairing
+from battles.league.services import league as league_services
+from battles.league.services import tournament as services
+from battles.league.services.league import LeagueError
+from battles.league.views.league import _qr, _season_for_member
 from battles.live.stream import seen_version
-from battles.live.tournament import tournament_events, tournament_version
-from battles.models.tournament import Tournament, TournamentPairing
-from battles.services import league as league_services
-from battles.services import tournament as services
-from battles.services.league import LeagueError
 from battles.validation import add_field_error
-from battles.views.league import _qr, _season_for_member
 
 
 def _tournament_for_member(request, tournament_id: int):

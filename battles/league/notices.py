@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 def notice_words(row) -> str:
     """One audit row, in words, for the member it is about."""
-    from battles.models.league import AuditAction
+    from battles.league.models.league import AuditAction
 
     words = {
         AuditAction.PASSWORD_LINK_MADE: _(
@@ -47,7 +47,7 @@ def notice_words(row) -> str:
 
 
 def tell_on_sign_in(sender, request, user, **kwargs) -> None:
-    from battles.services.league import untold_notices
+    from battles.league.services.league import untold_notices
 
     if request is None or not hasattr(request, "_messages"):
         return

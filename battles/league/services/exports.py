@@ -19,8 +19,8 @@ from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from battles.models.league import Season
-from battles.services import league as services
+from battles.league.models.league import Season
+from battles.league.services import league as services
 from battles.services.account_security import display_name
 from rules.league import shown_rating
 
@@ -197,7 +197,7 @@ def tournament_t3_sheet(tournament) -> Sheet:
     its rankings): the tournament block (name, game system, place, date),
     then each player's placement, first name, last name, nickname (display
     name), origin (the club) and army (the people they registered)."""
-    from battles.services.tournament import tournament_view
+    from battles.league.services.tournament import tournament_view
 
     view = tournament_view(tournament)
     club = tournament.season.club

@@ -1,4 +1,4 @@
-"""The club league's pages: thin views over ``battles.services.league``.
+"""The club league's pages: thin views over ``battles.league.services.league``.
 
 Who may see what (checked here, never only in templates):
 
@@ -41,7 +41,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
-from battles.forms.league import (
+from battles.league.forms.league import (
     ClubForm,
     CorrectForm,
     DisputeForm,
@@ -50,13 +50,11 @@ from battles.forms.league import (
     ReportForm,
     SeasonForm,
 )
-from battles.league_notices import notice_words
-from battles.live.league import (
+from battles.league.live.league import (
     league_events,
     season_version,
 )
-from battles.live.stream import hang_up, seen_version
-from battles.models.league import (
+from battles.league.models.league import (
     Club,
     Invitation,
     LeagueResult,
@@ -64,10 +62,12 @@ from battles.models.league import (
     ResultStatus,
     Season,
 )
-from battles.presenters.league import rating_chart, rating_curve_points
-from battles.services import league as services
-from battles.services import league_exports as exports
-from battles.services.league import LeagueError
+from battles.league.notices import notice_words
+from battles.league.presenters import rating_chart, rating_curve_points
+from battles.league.services import exports
+from battles.league.services import league as services
+from battles.league.services.league import LeagueError
+from battles.live.stream import hang_up, seen_version
 from battles.validation import add_field_error
 from battles.views.access import get_game_for_viewer
 from battles.views.csrf import no_referrer_page

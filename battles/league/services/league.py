@@ -35,10 +35,8 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from battles.live.bus import announce_outcome
-from battles.live.league import announce_result
-from battles.models.games import Game, GameSeat, SeatRole, hash_token
-from battles.models.league import (
+from battles.league.live.league import announce_result
+from battles.league.models.league import (
     AuditAction,
     Club,
     ClubAudit,
@@ -53,12 +51,14 @@ from battles.models.league import (
     Season,
     new_public_key,
 )
+from battles.league.services.peoples import canonical as canonical_people
+from battles.league.services.peoples import namer as peoples_namer
+from battles.league.services.ratings import club_history, player_curve
+from battles.live.bus import announce_outcome
+from battles.models.games import Game, GameSeat, SeatRole, hash_token
 from battles.services.fighter_rows import army_points_destroyed
 from battles.services.once import once
-from battles.services.peoples import canonical as canonical_people
-from battles.services.peoples import namer as peoples_namer
 from battles.services.quotas import spend, who
-from battles.services.ratings import club_history, player_curve
 from battles.validation import FieldError
 from rules.league import (
     PROVISIONAL_GAMES,
@@ -1052,7 +1052,7 @@ def pending_for(user) -> list[LeagueResult]:
 def waiting_box(user) -> dict:
     """The home page's box: what waits for ``user``'s answer, and for an
     admin the disputes to settle."""
-    from battles.live.league import player_version
+    from battles.league.live.league import player_version
 
     return {
         "pending": pending_for(user),
@@ -1161,7 +1161,7 @@ def _computed(season: Season, fingerprint: tuple, names: list[str]) -> tuple:
 
 def season_table(season: Season) -> SeasonTable:
     """The standings (``rules.league.standings``) with peoples and the club
-    rating (across seasons, ``battles.services.ratings``).
+    rating (across seasons, ``battles.league.services.ratings``).
 
     A fixed number of queries whatever the number of results; the ratings
     (openskill, the slow part) are recomputed only after a change.
@@ -1201,7 +1201,7 @@ class PlayerPage:
 def player_page(season: Season, user) -> PlayerPage:
     """History, opponents, peoples played, rating curve and luck of one player.
 
-    The rating is the club's, across seasons (``battles.services.ratings``):
+    The rating is the club's, across seasons (``battles.league.services.ratings``):
     each game's change, the curve over all the player's games in the club.
     """
     results = list(confirmed_results(season).select_related("game"))
@@ -1499,7 +1499,7 @@ def confirm_game_outcome(game: Game, side: str, *, sides_held=()) -> GameOutcome
             current.result = _result_from_game(locked, current)
             # A tournament table of these two players waiting for its result
             # takes it at once (issue #29: one step from the game to the table).
-            from battles.services.tournament import attach_game_result
+            from battles.league.services.tournament import attach_game_result
 
             attach_game_result(current.result)
         current.save()

@@ -19,8 +19,8 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from battles.models.league import AuditAction, ResultStatus, Season
-from battles.services.league import LeagueError, _require_admin, audit_season
+from battles.league.models.league import AuditAction, ResultStatus, Season
+from battles.league.services.league import LeagueError, _require_admin, audit_season
 
 User = get_user_model()
 
