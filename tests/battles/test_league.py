@@ -13,10 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
+from battles.league import services
 from battles.league.models import league
-from battles.league.services import league as services
 from battles.league.services import ratings as club_ratings
-from battles.league.services.league import LeagueError
+from battles.league.services.errors import LeagueError
 from battles.models.armies import Owner
 from battles.models.fighters import Fighter
 from battles.models.games import SeatRole

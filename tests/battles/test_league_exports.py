@@ -13,8 +13,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
+from battles.league import services
 from battles.league.services import exports
-from battles.league.services import league as services
 from battles.services.account_security import display_name, update_names
 from rules.league import shown_rating
 from tests.support.club import club_in_season

@@ -104,7 +104,7 @@ def test_a_report_sent_twice_at_once_makes_one_pending_result():
 
     from django.db import connection
 
-    from battles.league.services import league as services
+    from battles.league import services
 
     cast = club_in_season("alice", ("bob", "carol"), club="Race", season="R")
     barrier = threading.Barrier(4)

@@ -14,6 +14,7 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
+from battles.league import services
 from battles.league.models.league import (
     GameOutcome,
     Invitation,
@@ -22,7 +23,6 @@ from battles.league.models.league import (
     ResultEntry,
     Season,
 )
-from battles.league.services import league as services
 from battles.league.views.league import _season_id_for_stream, _waiting_user_id
 from battles.models.armies import Owner
 from battles.models.games import SeatRole

@@ -12,14 +12,14 @@ from django.test import Client
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
+from battles.league import services
 from battles.league.models.league import (
     Invitation,
     LeagueResult,
     Membership,
     ResultStatus,
 )
-from battles.league.services import league as services
-from battles.league.services.league import LeagueError
+from battles.league.services.errors import LeagueError
 from battles.services.account_security import new_recovery_codes
 from tests.support.club import club_in_season
 

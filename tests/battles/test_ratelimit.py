@@ -16,7 +16,7 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from battles import ratelimit
-from battles.league.services.league import create_club
+from battles.league.services.clubs import create_club
 from battles.models import GameSeat, RateLimitHit
 from battles.services import sharing
 from tests.support.cast import PASSWORD

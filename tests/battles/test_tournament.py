@@ -9,11 +9,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from battles.league import services as league_services
 from battles.league.models.league import LeagueResult, Membership, ResultStatus
 from battles.league.models.tournament import TournamentPairing, TournamentRound
-from battles.league.services import league as league_services
 from battles.league.services import tournament as services
-from battles.league.services.league import LeagueError
+from battles.league.services.errors import LeagueError
 from battles.models.armies import Owner
 from battles.models.games import SeatRole
 from battles.services.games import perform_action

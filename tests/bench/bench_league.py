@@ -42,7 +42,7 @@ from battles.league.models.league import (  # noqa: E402
     ResultStatus,
     Season,
 )
-from battles.league.services.league import season_table  # noqa: E402
+from battles.league.services.standings import season_table  # noqa: E402
 from rules.league import GameResult, ratings, standings  # noqa: E402
 
 PLAYERS = int(os.environ.get("BENCH_LEAGUE_PLAYERS", "60"))

@@ -12,8 +12,8 @@ from django.test import Client
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from battles.league import services
 from battles.league.models.league import ResultStatus
-from battles.league.services import league as services
 from battles.league.services import seasons
 from tests.browser.conftest import serious_accessibility_violations
 from tests.support.club import club_in_season

@@ -14,8 +14,8 @@ import pytest
 from django.db.models import Q
 from playwright.sync_api import expect
 
+from battles.league import services as league_services
 from battles.league.models.tournament import Tournament, TournamentPairing
-from battles.league.services import league as league_services
 from battles.league.services import tournament as tournament_services
 from tests.battles.test_tournament_field import rules_standings
 from tests.browser.conftest import serious_accessibility_violations

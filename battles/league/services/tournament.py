@@ -4,7 +4,7 @@ An admin of the club creates the day (its players, each with their people)
 and its Swiss rounds one by one; ``rules.league.swiss_round`` pairs each
 round, with the players' peoples as its ``groups``. A pairing's game is an
 ordinary result of the season: a player of the table reports it and the
-other confirms it (``battles.league.services.league``), or a finished in-app game
+other confirms it (``battles.league.services.results``), or a finished in-app game
 between them that counts in the season is attached to the table. The
 standings after each round are ``rules.league.standings`` over the confirmed
 results of the rounds so far.
@@ -53,8 +53,17 @@ from battles.league.models.tournament import (
     TournamentPlayer,
     TournamentRound,
 )
-from battles.league.services import league as league_services
-from battles.league.services.league import LeagueError
+from battles.league.services.admin_changes import admin_confirm
+from battles.league.services.clubs import membership
+from battles.league.services.errors import LeagueError
+from battles.league.services.results import (
+    _announce,
+    _closed_message,
+    _entry,
+    check_score,
+    report_result,
+)
+from battles.league.services.seasons import club_members
 from battles.services.once import once
 from rules.league import (
     ALL_TIEBREAKERS,
@@ -70,7 +79,7 @@ MIN_PLAYERS = 2
 
 
 def _require_admin(season: Season, user) -> None:
-    member = league_services.membership(season.club, user)
+    member = membership(season.club, user)
     if member is None or not member.is_admin:
         raise LeagueError(_("Only an admin of the club may do this."))
 
@@ -137,7 +146,7 @@ def create_tournament(
     if first_round not in FirstRound.values:
         raise LeagueError(_("Choose how round 1 is paired."), field="first_round")
     if not season.accepts_results:
-        raise LeagueError(league_services._closed_message(season))
+        raise LeagueError(_closed_message(season))
     name = name.strip()
     if not name:
         raise LeagueError(_("A tournament needs a name."), field="name")
@@ -150,7 +159,7 @@ def create_tournament(
     if len(players) < MIN_PLAYERS:
         raise LeagueError(_("Choose at least two players."), field="players")
     with transaction.atomic():
-        members = {user.pk for user in league_services.club_members(season)}
+        members = {user.pk for user in club_members(season)}
         if not set(players) <= members:
             raise LeagueError(
                 _("Every player must take part in the season."), field="players"
@@ -224,7 +233,7 @@ def _lock(tournament: Tournament, admin) -> Tournament:
     season = tournament.season
     _require_admin(season, admin)
     if not season.accepts_results:
-        raise LeagueError(league_services._closed_message(season))
+        raise LeagueError(_closed_message(season))
     locked = (
         Tournament.objects.select_for_update()
         .select_related("season__club")
@@ -401,7 +410,7 @@ def add_late_player(
     each round missed (an adjustment the history shows)."""
     with transaction.atomic():
         locked = _lock(tournament, admin)
-        members = {user.pk for user in league_services.club_members(locked.season)}
+        members = {user.pk for user in club_members(locked.season)}
         if user_id not in members:
             raise LeagueError(
                 _("Every player must take part in the season."), field="player"
@@ -564,8 +573,8 @@ def _organiser_result(locked, pairing, admin, outcome, score_a, score_b, reason)
         status=ResultStatus.CONFIRMED,
         reported_by=admin,
     )
-    league_services._entry(row, admin, EntryAction.ADMIN_CONFIRMED, reason=reason)
-    league_services._announce(row)
+    _entry(row, admin, EntryAction.ADMIN_CONFIRMED, reason=reason)
+    _announce(row)
     pairing.result = row
     pairing.save(update_fields=["result", "forfeit_by"])
     return row
@@ -584,7 +593,7 @@ def record_table_result(
     ``outcome`` is "a", "b" or "draw" in the pairing's order."""
     if outcome not in ("a", "b", "draw"):
         raise LeagueError(_("Choose who won, or a draw."), field="outcome")
-    league_services.check_score(outcome, score_a, score_b, field="score_a")
+    check_score(outcome, score_a, score_b, field="score_a")
     with transaction.atomic():
         locked = _lock(tournament, admin)
         pairing = _organiser_table(locked, pairing_id, admin)
@@ -637,7 +646,7 @@ def confirm_table_result(tournament: Tournament, admin, pairing_id: int):
         if result is None or result.status != ResultStatus.PENDING:
             raise LeagueError(_("This table has no result waiting for confirmation."))
         reason = _("Confirmed by the organiser, table %(t)s") % {"t": pairing.table}
-        row = league_services.admin_confirm(result, admin, reason)
+        row = admin_confirm(result, admin, reason)
         _bump(locked)
     return row
 
@@ -694,7 +703,7 @@ def report_pairing_result(
         tournament = locked.round.tournament
         peoples = dict(tournament.players.values_list("user_id", "people"))
         opponent_id = locked.opponent_id(reporter.pk)
-        row = league_services.report_result(
+        row = report_result(
             tournament.season,
             reporter,
             opponent_id=opponent_id,

@@ -1,4 +1,4 @@
-"""The club league's pages: thin views over ``battles.league.services.league``.
+"""The club league's pages: thin views over ``battles.league.services``.
 
 Who may see what (checked here, never only in templates):
 
@@ -41,6 +41,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from battles.league import services
 from battles.league.forms.league import (
     ClubForm,
     CorrectForm,
@@ -65,8 +66,7 @@ from battles.league.models.league import (
 from battles.league.notices import notice_words
 from battles.league.presenters import rating_chart, rating_curve_points
 from battles.league.services import exports
-from battles.league.services import league as services
-from battles.league.services.league import LeagueError
+from battles.league.services.errors import LeagueError
 from battles.live.stream import hang_up, seen_version
 from battles.validation import add_field_error
 from battles.views.access import get_game_for_viewer

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from battles.league.forms.league import TIEBREAKER_SLOTS, ParticipantsForm, SeasonForm
 from battles.league.services import seasons as services
-from battles.league.services.league import LeagueError
+from battles.league.services.errors import LeagueError
 from battles.league.views.league import _season_for_member
 from battles.validation import add_field_error
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from battles.league import services as league_services
 from battles.league.forms.tournament import (
     SWISS_LABELS,
     SWISS_SHORT,
@@ -33,9 +34,8 @@ from battles.league.forms.tournament import (
 )
 from battles.league.live.tournament import tournament_events, tournament_version
 from battles.league.models.tournament import Tournament, TournamentPairing
-from battles.league.services import league as league_services
 from battles.league.services import tournament as services
-from battles.league.services.league import LeagueError
+from battles.league.services.errors import LeagueError
 from battles.league.views.league import _qr, _season_for_member
 from battles.live.stream import seen_version
 from battles.validation import add_field_error
