@@ -82,6 +82,12 @@ urlpatterns += [
                     games.game_dice_mode_answer,
                     name="game_dice_mode_answer",
                 ),
+                path("time-call", games.game_time_call, name="game_time_call"),
+                path(
+                    "time-call/answer",
+                    games.game_time_call_answer,
+                    name="game_time_call_answer",
+                ),
                 path("sequence", games.game_sequence_move, name="game_sequence_move"),
                 path("view-as", games.game_view_as, name="game_view_as"),
                 path("log", games.game_log, name="game_log"),
