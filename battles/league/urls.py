@@ -186,6 +186,11 @@ urlpatterns += [
                     tournament.pairing_game,
                     name="pairing_game",
                 ),
+                path(
+                    "tables/<dbid:pairing_id>/play",
+                    tournament.table_game,
+                    name="table_game",
+                ),
             ]
         ),
     ),

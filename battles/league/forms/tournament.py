@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from battles.forms.games import NewGameForm
 from battles.league.forms.league import (
     MAX_SHORT_TEXT,
     TIEBREAKER_LABELS,
@@ -15,6 +16,7 @@ from battles.league.forms.league import (
 )
 from battles.league.models.league import MAX_SCORE
 from battles.league.models.tournament import MAX_ROUNDS, FirstRound
+from battles.models.games import GameMode
 from rules.league import ALL_TIEBREAKERS, SWISS_TIEBREAKERS
 
 SWISS_LABELS = {
@@ -237,3 +239,24 @@ class GuestForm(LeagueForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["people"].choices = people_choices()
+
+
+class TableGameForm(NewGameForm):
+    """A table's game in the app (issue #29): the new game's form without what
+    the table decides already (two phones, the players' names, the title)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("title", "player_a", "player_b", "mode"):
+            del self.fields[name]
+        self.fields["army_b"].label = _("Your opponent's army (side B)")
+
+    def game_arguments(self) -> dict:
+        data = self.cleaned_data
+        for name in ("title", "player_a", "player_b"):
+            data.setdefault(name, "")
+        data.setdefault("mode", GameMode.TWO_PHONES)
+        arguments = dict(super().game_arguments())
+        for name in ("title", "player_a", "player_b", "mode"):
+            arguments.pop(name)  # the table decides them
+        return arguments

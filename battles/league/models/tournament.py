@@ -189,6 +189,15 @@ class TournamentPairing(models.Model):
         blank=True,
         related_name="+",
     )
+    # The in-app game started from this table (issue #29): its agreed result
+    # counts for the table in one step.
+    game = models.ForeignKey(
+        "battles.Game",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournament_tables",
+    )
 
     class Meta:
         ordering = ["round", "table"]

@@ -18,6 +18,7 @@ from battles.league.models.league import (
     ResultStatus,
     Season,
 )
+from battles.league.models.tournament import TournamentPairing
 from battles.league.services.errors import LeagueError
 from battles.league.services.peoples import canonical as canonical_people
 from battles.league.services.results import _announce, _entry, check_score
@@ -44,7 +45,14 @@ def default_outcome(game: Game) -> dict[str, Any]:
         winner = "draw"
     proposal = {"outcome": winner, "score_a": scores["a"], "score_b": scores["b"]}
     seasons = seasons_for_game(game)
-    if len(seasons) == 1:  # members of one open season: it counts there
+    table_season = (
+        TournamentPairing.objects.filter(game=game)
+        .values_list("round__tournament__season_id", flat=True)
+        .first()
+    )
+    if table_season in {s.pk for s in seasons}:
+        proposal["season"] = table_season  # started from a tournament table
+    elif len(seasons) == 1:  # members of one open season: it counts there
         proposal["season"] = seasons[0].pk
     return proposal
 

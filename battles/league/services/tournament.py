@@ -764,7 +764,20 @@ def attach_game_result(result: LeagueResult) -> TournamentPairing | None:
     """A finished in-app game both phones agreed on counts for its table at
     once: the table of the current round of a running day of its season where
     its two players meet and whose result is still to come (inside the
-    agreement's transaction)."""
+    agreement's transaction). A game started from a table counts for that
+    table, whichever round it is."""
+    if result.game_id is not None:
+        linked = (
+            TournamentPairing.objects.select_for_update(of=("self",))
+            .select_related("round__tournament", "result")
+            .filter(game_id=result.game_id, round__tournament__finished__isnull=True)
+            .first()
+        )
+        if linked is not None and linked.awaits_report:
+            linked.result = result
+            linked.save(update_fields=["result"])
+            _bump(linked.round.tournament)
+            return linked
     players = {result.player_a_id, result.player_b_id}
     candidates = (
         TournamentPairing.objects.select_for_update(of=("self",))

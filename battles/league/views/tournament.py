@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from battles.identity import requester
 from battles.league import services as league_services
 from battles.league.forms.tournament import (
     SWISS_LABELS,
@@ -29,11 +30,13 @@ from battles.league.forms.tournament import (
     GuestForm,
     LateEntryForm,
     PairingReportForm,
+    TableGameForm,
     TableResultForm,
     TournamentForm,
 )
 from battles.league.live.tournament import tournament_events, tournament_version
 from battles.league.models.tournament import Tournament, TournamentPairing
+from battles.league.services import table_games
 from battles.league.services import tournament as services
 from battles.league.services.errors import LeagueError
 from battles.league.views.league import _qr, _season_for_member
@@ -222,6 +225,37 @@ def pairing_game(request: HttpRequest, tournament_id: int, pairing_id: int):
     else:
         messages.success(request, _("Your finished game counts for this table."))
     return redirect("tournament", tournament_id=tournament.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def table_game(request: HttpRequest, tournament_id: int, pairing_id: int):
+    """Start the table's game in the app (issue #29): two phones, the opponent
+    seated at once, its agreed result counted for the table in one step. A
+    table whose game is started already opens it."""
+    tournament, _member = _tournament_for_member(request, tournament_id)
+    pairing = _pairing_for_member(request, tournament, pairing_id)
+    if not pairing.has(request.user.pk):
+        raise PermissionDenied("Players of the table only.")
+    owner = requester(request)
+    linked = pairing.game
+    if request.method == "GET" and linked is not None and not linked.finished:
+        return redirect("game", public_id=linked.public_id)
+    form = TableGameForm(request.POST or None, owner=owner)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = table_games.start_table_game(
+                pairing,
+                request.user,
+                tap_key=request.POST.get("tap_key", ""),
+                **form.game_arguments(),
+            )
+        except LeagueError as error:
+            add_field_error(form, error)
+        else:
+            return redirect("game", public_id=game.public_id)
+    context = {"tournament": tournament, "pairing": pairing, "form": form}
+    return render(request, "battles/league/table_game.html", context)
 
 
 @login_required
