@@ -168,3 +168,23 @@ def test_a_tournament_has_its_own_t3_file_with_its_tournament_block(cast):
     outsider = Client()
     outsider.force_login(cast["olga"])
     assert outsider.get(reverse("tournament_t3_csv", args=[day.pk])).status_code == 403
+
+
+def test_a_tournament_s_place_is_its_t3_place_and_shown_on_its_page(cast):
+    from battles.league.services import tournament as tournaments
+
+    day = tournaments.create_tournament(
+        cast["season"],
+        cast["alice"],
+        name="Tournoi d’été",
+        played_on=TODAY,
+        place="  Salle des fêtes, Villeurbanne ",
+        players={cast["alice"].pk: "", cast["bob"].pk: ""},
+    )
+    client = Client()
+    client.force_login(cast["carol"])
+    raw = client.get(reverse("tournament_t3_csv", args=[day.pk])).content.decode()
+    rows = list(csv.reader(io.StringIO(raw.removeprefix("\ufeff")), delimiter=";"))
+    assert ["Place", "Salle des fêtes, Villeurbanne"] in rows[:4]
+    page = client.get(reverse("tournament", args=[day.pk])).content.decode()
+    assert "Salle des fêtes, Villeurbanne" in page

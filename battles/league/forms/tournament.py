@@ -51,6 +51,12 @@ class TournamentForm(LeagueForm):
 
     name = forms.CharField(label=_("Name"), max_length=MAX_SHORT_TEXT)
     played_on = _date_field()
+    place = forms.CharField(
+        label=_("Place"),
+        max_length=80,
+        required=False,
+        help_text=_("Where it is played (the T³ file names it; empty: the club)."),
+    )
     players = forms.TypedMultipleChoiceField(
         label=_("Players"), coerce=int, widget=forms.CheckboxSelectMultiple
     )

@@ -42,6 +42,8 @@ class Tournament(models.Model):
     )
     name = models.CharField(_("name"), max_length=80)
     played_on = models.DateField(_("date"))
+    # Where it is played, for the T³ file's tournament block (issue #29).
+    place = models.CharField(_("place"), max_length=80, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )

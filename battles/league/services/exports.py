@@ -200,7 +200,7 @@ def tournament_t3_sheet(tournament) -> Sheet:
     name), origin (the club) and army (the people they registered)."""
     view = tournament_view(tournament)
     club = tournament.season.club
-    place = (getattr(tournament, "place", "") or "").strip() or club.name
+    place = tournament.place.strip() or club.name
     peoples = {entrant.user_id: entrant.people for entrant in view.players}
     lines = view.rounds[-1].standings if view.rounds else []
     block = [

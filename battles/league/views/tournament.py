@@ -136,6 +136,7 @@ def tournament_new(request: HttpRequest, season_id: int) -> HttpResponse:
                 request.user,
                 name=form.cleaned_data["name"],
                 played_on=form.cleaned_data["played_on"],
+                place=form.cleaned_data["place"],
                 players=form.chosen_players(),
                 tap_key=request.POST.get("tap_key", ""),
                 **form.rules(),
