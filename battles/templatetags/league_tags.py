@@ -112,3 +112,13 @@ def league_waiting_box(context) -> dict:
     from battles.league.services.admin_changes import waiting_box
 
     return {**waiting_box(context["request"].user), "request": context["request"]}
+
+
+@register.filter
+def person(user, names=None) -> str:
+    """A member as a league page names her (issue #29): her display name from
+    ``names`` (by user id, ``battles.league.services.names.shown_names``),
+    else her login."""
+    if user is None:
+        return ""
+    return (names or {}).get(user.pk) or user.get_username()

@@ -17,6 +17,7 @@ from battles.league.models.league import (
     Season,
 )
 from battles.league.services.admin_changes import pending_for
+from battles.league.services.names import shown_names
 from battles.league.services.peoples import namer as peoples_namer
 from battles.league.services.ratings import club_history, player_curve
 from battles.league.services.seasons import season_players
@@ -69,6 +70,8 @@ class StandingRow:
 class SeasonTable:
     season: Season
     rows: list[StandingRow]
+    # Display names by user id, for the page (``names.shown_names``).
+    names: dict[int, str] = field(default_factory=dict)
 
     @property
     def results(self):
@@ -153,7 +156,8 @@ def season_table(season: Season) -> SeasonTable:
         )
         for line in lines
     ]
-    return SeasonTable(season=season, rows=rows)
+    names = shown_names(user.pk for user in players)
+    return SeasonTable(season=season, rows=rows, names=names)
 
 
 @dataclass

@@ -56,6 +56,7 @@ from battles.league.models.tournament import (
 from battles.league.services.admin_changes import admin_confirm
 from battles.league.services.clubs import membership
 from battles.league.services.errors import LeagueError
+from battles.league.services.names import shown_names
 from battles.league.services.results import (
     _announce,
     _closed_message,
@@ -876,6 +877,8 @@ class TournamentView:
     rounds: list[RoundView]
     adjustments: list[TournamentAdjustment]
     tiebreakers: list[str]
+    # Display names by user id, for the page (``names.shown_names``).
+    names: dict[int, str] | None = None
 
     @property
     def current(self) -> RoundView | None:
@@ -960,7 +963,12 @@ def tournament_view(tournament: Tournament) -> TournamentView:
             )
         )
     return TournamentView(
-        tournament, entrants, rounds, adjustments, list(scheme.tiebreakers)
+        tournament,
+        entrants,
+        rounds,
+        adjustments,
+        list(scheme.tiebreakers),
+        shown_names(e.user_id for e in entrants),
     )
 
 
