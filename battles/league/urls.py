@@ -9,99 +9,113 @@ GAME = "games/<public_id:public_id>/"  # one game's routes (as in battles.urls)
 urlpatterns = []
 
 # The club league: clubs, seasons, results, standings, ratings (issue #14).
-from battles.league.views import league  # noqa: E402
+from battles.league.views import (  # noqa: E402
+    clubs,
+    game_results,
+    results,
+    season_pages,
+    waiting,
+)
 
 urlpatterns += [
-    path("clubs/", league.club_list, name="clubs"),
+    path("clubs/", clubs.club_list, name="clubs"),
     path(
         "clubs/<dbid:club_id>/",
         include(
             [
-                path("", league.club_page, name="club"),
-                path("admin/", league.club_admin, name="club_admin"),
-                path("invite", league.club_invite, name="club_invite"),
+                path("", clubs.club_page, name="club"),
+                path("admin/", clubs.club_admin, name="club_admin"),
+                path("invite", clubs.club_invite, name="club_invite"),
                 path(
                     "invitations/<dbid:invitation_id>.svg",
-                    league.club_invite_qr,
+                    clubs.club_invite_qr,
                     name="club_invite_qr",
                 ),
                 path(
                     "invitations/<dbid:invitation_id>/revoke",
-                    league.club_invite_revoke,
+                    clubs.club_invite_revoke,
                     name="club_invite_revoke",
                 ),
                 path(
                     "members/<dbid:user_id>/<str:action>",
-                    league.club_member_action,
+                    clubs.club_member_action,
                     name="club_member_action",
                 ),
-                path("seasons/new/", league.season_new, name="season_new"),
+                path("seasons/new/", season_pages.season_new, name="season_new"),
             ]
         ),
     ),
-    path("clubs/join/<str:token>", league.club_join, name="club_join"),
-    path("league/waiting", league.waiting, name="league_waiting"),
-    path("league/waiting/stream", league.waiting_stream, name="league_waiting_stream"),
+    path("clubs/join/<str:token>", clubs.club_join, name="club_join"),
+    path("league/waiting", waiting.waiting, name="league_waiting"),
+    path("league/waiting/stream", waiting.waiting_stream, name="league_waiting_stream"),
     path(
         "league/<dbid:season_id>/",
         include(
             [
-                path("", league.season_page, name="season"),
-                path("standings", league.season_standings, name="season_standings"),
-                path("stream", league.season_stream, name="season_stream"),
-                path("version", league.season_version_view, name="season_version"),
-                path("results/", league.season_results, name="season_results"),
-                path("report/", league.result_report, name="result_report"),
-                path("peoples/", league.season_peoples, name="season_peoples"),
-                path("schedule/", league.season_schedule, name="season_schedule"),
+                path("", season_pages.season_page, name="season"),
+                path(
+                    "standings", season_pages.season_standings, name="season_standings"
+                ),
+                path("stream", waiting.season_stream, name="season_stream"),
+                path("version", waiting.season_version_view, name="season_version"),
+                path("results/", season_pages.season_results, name="season_results"),
+                path("report/", results.result_report, name="result_report"),
+                path("peoples/", season_pages.season_peoples, name="season_peoples"),
+                path("schedule/", season_pages.season_schedule, name="season_schedule"),
                 path(
                     "players/<dbid:user_id>/",
-                    league.season_player,
+                    season_pages.season_player,
                     name="season_player",
                 ),
                 path(
                     "standings.csv",
-                    league.season_standings_csv,
+                    season_pages.season_standings_csv,
                     name="season_standings_csv",
                 ),
                 path(
-                    "results.csv", league.season_results_csv, name="season_results_csv"
+                    "results.csv",
+                    season_pages.season_results_csv,
+                    name="season_results_csv",
                 ),
-                path("t3.csv", league.season_t3_csv, name="season_t3_csv"),
-                path("print/", league.season_print, name="season_print"),
-                path("share/", league.season_share, name="season_share"),
+                path("t3.csv", season_pages.season_t3_csv, name="season_t3_csv"),
+                path("print/", season_pages.season_print, name="season_print"),
+                path("share/", season_pages.season_share, name="season_share"),
                 path(
                     "share/renew",
-                    league.season_public_renew,
+                    season_pages.season_public_renew,
                     name="season_public_renew",
                 ),
                 path(
                     "share/public",
-                    league.season_public_switch,
+                    season_pages.season_public_switch,
                     name="season_public_switch",
                 ),
             ]
         ),
     ),
     # Not under one include: the prefix would take "key.svg" whole as the key.
-    path("league/public/<public_id:key>/", league.season_public, name="season_public"),
+    path(
+        "league/public/<public_id:key>/",
+        season_pages.season_public,
+        name="season_public",
+    ),
     path(
         "league/public/<public_id:key>/stream",
-        league.season_public_stream,
+        waiting.season_public_stream,
         name="season_public_stream",
     ),
     path(
         "league/public/<public_id:key>.svg",
-        league.season_public_qr,
+        season_pages.season_public_qr,
         name="season_public_qr",
     ),
     path(
         "league/results/<dbid:result_id>/",
         include(
             [
-                path("", league.result_page, name="result"),
-                path("<str:verdict>", league.result_answer, name="result_answer"),
-                path("admin/<str:action>", league.result_admin, name="result_admin"),
+                path("", results.result_page, name="result"),
+                path("<str:verdict>", results.result_answer, name="result_answer"),
+                path("admin/<str:action>", results.result_admin, name="result_admin"),
             ]
         ),
     ),
@@ -109,10 +123,10 @@ urlpatterns += [
         GAME,
         include(
             [
-                path("outcome", league.game_outcome, name="game_outcome"),
+                path("outcome", game_results.game_outcome, name="game_outcome"),
                 path(
                     "outcome/confirm",
-                    league.game_outcome_confirm,
+                    game_results.game_outcome_confirm,
                     name="game_outcome_confirm",
                 ),
             ]

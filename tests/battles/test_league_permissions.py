@@ -23,7 +23,7 @@ from battles.league.models.league import (
     ResultEntry,
     Season,
 )
-from battles.league.views.league import _season_id_for_stream, _waiting_user_id
+from battles.league.views.waiting import _season_id_for_stream, _waiting_user_id
 from battles.models.armies import Owner
 from battles.models.games import SeatRole
 from battles.services.games import perform_action

@@ -85,7 +85,7 @@ def club_join(world) -> tuple[str, Client]:
 FILL = {"player_name": "Bruno"}
 PAGES = {
     "battles.views.sharing.join": game_join,
-    "battles.league.views.league.club_join": club_join,
+    "battles.league.views.clubs.club_join": club_join,
 }
 
 

@@ -16,14 +16,14 @@ from django.views.decorators.http import require_http_methods, require_POST
 from battles.league.forms.league import TIEBREAKER_SLOTS, ParticipantsForm, SeasonForm
 from battles.league.services import seasons as services
 from battles.league.services.errors import LeagueError
-from battles.league.views.league import _season_for_member
+from battles.league.views.access import season_for_member
 from battles.validation import add_field_error
 
 User = get_user_model()
 
 
 def _season_for_admin(request, season_id: int):
-    season, member = _season_for_member(request, season_id)
+    season, member = season_for_member(request, season_id)
     if not member.is_admin:
         raise PermissionDenied("Admins only.")
     return season

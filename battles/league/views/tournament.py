@@ -39,7 +39,7 @@ from battles.league.models.tournament import Tournament, TournamentPairing
 from battles.league.services import table_games
 from battles.league.services import tournament as services
 from battles.league.services.errors import LeagueError
-from battles.league.views.league import _qr, _season_for_member
+from battles.league.views.access import qr, season_for_member
 from battles.live.stream import seen_version
 from battles.validation import add_field_error
 
@@ -121,7 +121,7 @@ def _page(request, tournament, member, *, report_form=None, report_table=None):
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_new(request: HttpRequest, season_id: int) -> HttpResponse:
-    season, member = _season_for_member(request, season_id)
+    season, member = season_for_member(request, season_id)
     if not member.is_admin:
         raise PermissionDenied("Admins only.")
     form = TournamentForm(
@@ -280,7 +280,7 @@ def tournament_qr(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The QR code of the tournament's page, for the notice board: a player
     scans it to find their table on their phone."""
     tournament, _member = _tournament_for_member(request, tournament_id)
-    return _qr(request.build_absolute_uri(reverse("tournament", args=[tournament.pk])))
+    return qr(request.build_absolute_uri(reverse("tournament", args=[tournament.pk])))
 
 
 @login_required
