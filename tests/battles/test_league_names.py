@@ -73,3 +73,26 @@ def test_the_season_standings_name_players_by_display_name(cast):
     shown = page(cast["carol"], reverse("season", args=[cast["season"].pk]))
     assert ">Le Roc</a>" in shown
     assert ">carol</a>" in shown
+
+
+def test_a_result_its_season_s_list_and_a_player_s_page_name_her_so(cast):
+    result = league_services.report_result(
+        cast["season"],
+        cast["bob"],
+        opponent_id=cast["carol"].pk,
+        result="won",
+        score_for=300,
+        score_against=100,
+        played_on=timezone.localdate(),
+    )
+    league_services.confirm_result(result, cast["carol"])
+    season = cast["season"].pk
+    shown = page(cast["carol"], reverse("result", args=[result.pk]))
+    assert "<h1>Le Roc – carol</h1>" in shown
+    assert "Le Roc won" in shown
+    listing = page(cast["carol"], reverse("season_results", args=[season]))
+    assert "Le Roc" in listing and ">bob<" not in listing
+    player = page(
+        cast["carol"], reverse("season_player", args=[season, cast["bob"].pk])
+    )
+    assert "<h1>Le Roc</h1>" in player

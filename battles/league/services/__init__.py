@@ -67,6 +67,7 @@ from battles.league.services.game_results import (  # noqa: F401
     seasons_for_game,
     side_names,
 )
+from battles.league.services.names import shown_names  # noqa: F401
 from battles.league.services.results import (  # noqa: F401
     admin_change_to_dispute,
     closed_message,

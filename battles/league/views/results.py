@@ -123,11 +123,15 @@ def _result_context(request, result, member, **extra) -> dict:
         auto_id=AUTO_IDS["dispute"],
     )
     change_to_dispute = services.admin_change_to_dispute(result, user)
+    history = services.result_history(result)
+    people = [result.player_a_id, result.player_b_id]
+    names = services.shown_names([*people, *(e.actor_id for e in history)])
     return {
         "result": result,
         "season": result.season,
         "member": member,
-        "history": services.result_history(result),
+        "history": history,
+        "names": names,
         "waiting_for_me": waiting_for_me,
         "may_withdraw": result.status == ResultStatus.PENDING
         and user.pk == result.reported_by_id,

@@ -191,10 +191,13 @@ def season_print(request: HttpRequest, season_id: int) -> HttpResponse:
 @require_GET
 def season_results(request: HttpRequest, season_id: int) -> HttpResponse:
     season, member = season_for_member(request, season_id)
+    results = list(services.results_visible_to(season)[:500])
+    players = {pk for r in results for pk in (r.player_a_id, r.player_b_id)}
     context = {
         "season": season,
         "member": member,
-        "results": services.results_visible_to(season)[:500],
+        "results": results,
+        "names": services.shown_names(players),
     }
     return render(request, "battles/league/results.html", context)
 
@@ -234,9 +237,12 @@ def season_player(request: HttpRequest, season_id: int, user_id: int) -> HttpRes
     season, _member = season_for_member(request, season_id)
     user = get_object_or_404(User, pk=user_id)
     page = services.player_page(season, user)
+    people = [user, *(h["opponent"] for h in page.history)]
+    people += [o["user"] for o in page.opponents]
     context = {
         "season": season,
         "page": page,
+        "names": services.shown_names(p.pk for p in people if p is not None),
         "curve": rating_chart(page.curve),
         # The season's luck starts at zero, before the first game.
         "luck_curve": rating_curve_points(
