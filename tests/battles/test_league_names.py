@@ -96,3 +96,17 @@ def test_a_result_its_season_s_list_and_a_player_s_page_name_her_so(cast):
         cast["carol"], reverse("season_player", args=[season, cast["bob"].pk])
     )
     assert "<h1>Le Roc</h1>" in player
+
+
+def test_the_home_box_names_the_reporter_by_display_name(cast):
+    league_services.report_result(
+        cast["season"],
+        cast["bob"],
+        opponent_id=cast["carol"].pk,
+        result="won",
+        score_for=300,
+        score_against=100,
+        played_on=timezone.localdate(),
+    )
+    box = page(cast["carol"], reverse("league_waiting"))
+    assert "Le Roc 300–100 carol" in box

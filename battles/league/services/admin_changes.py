@@ -26,6 +26,7 @@ from battles.league.models.league import (
 )
 from battles.league.services.clubs import _audit_result, _require_admin, membership
 from battles.league.services.errors import LeagueError
+from battles.league.services.names import shown_names
 from battles.league.services.peoples import canonical as canonical_people
 from battles.league.services.results import (
     ADMIN_CHANGES,
@@ -333,9 +334,16 @@ def waiting_box(user) -> dict:
     admin the disputes to settle."""
     from battles.league.live.league import player_version
 
+    pending = pending_for(user)
+    disputes = disputes_to_settle(user)
+    changed = admin_changes_for(user)
+    results = [*pending, *disputes, *(entry.result for entry in changed)]
+    people = {pk for r in results for pk in (r.player_a_id, r.player_b_id)}
+    people |= {entry.actor_id for entry in changed}
     return {
-        "pending": pending_for(user),
-        "disputes": disputes_to_settle(user),
-        "changed": admin_changes_for(user),
+        "pending": pending,
+        "disputes": disputes,
+        "changed": changed,
         "version": player_version(user.pk),
+        "names": shown_names(people),  # display names (issue #29)
     }
