@@ -110,3 +110,20 @@ def test_the_home_box_names_the_reporter_by_display_name(cast):
     )
     box = page(cast["carol"], reverse("league_waiting"))
     assert "Le Roc 300–100 carol" in box
+    pending = page(cast["carol"], reverse("season", args=[cast["season"].pk]))
+    assert "Le Roc – carol" in pending
+
+
+def test_the_printable_standings_list_results_by_display_name(cast):
+    result = league_services.report_result(
+        cast["season"],
+        cast["bob"],
+        opponent_id=cast["carol"].pk,
+        result="won",
+        score_for=300,
+        score_against=100,
+        played_on=timezone.localdate(),
+    )
+    league_services.confirm_result(result, cast["carol"])
+    printed = page(cast["carol"], reverse("season_print", args=[cast["season"].pk]))
+    assert "<strong>Le Roc</strong>" in printed
