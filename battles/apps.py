@@ -11,7 +11,7 @@ class BattlesConfig(AppConfig):
         from django.contrib.auth.signals import user_logged_in, user_logged_out
 
         from battles.devices import forget_on_sign_out
-        from battles.league_notices import tell_on_sign_in
+        from battles.league.notices import tell_on_sign_in
 
         user_logged_in.connect(tell_on_sign_in, dispatch_uid="league_notices")
         user_logged_out.connect(forget_on_sign_out, dispatch_uid="forget_device")

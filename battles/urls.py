@@ -87,6 +87,12 @@ urlpatterns += [
                     games.game_dice_mode_answer,
                     name="game_dice_mode_answer",
                 ),
+                path("time-call", games.game_time_call, name="game_time_call"),
+                path(
+                    "time-call/answer",
+                    games.game_time_call_answer,
+                    name="game_time_call_answer",
+                ),
                 path("sequence", games.game_sequence_move, name="game_sequence_move"),
                 path("view-as", games.game_view_as, name="game_view_as"),
                 path("log", games.game_log, name="game_log"),
@@ -148,117 +154,8 @@ urlpatterns += [
     ),
 ]
 
-# The club league: clubs, seasons, results, standings, ratings (issue #14).
-from battles.views import league  # noqa: E402
-
-urlpatterns += [
-    path("clubs/", league.club_list, name="clubs"),
-    path(
-        "clubs/<dbid:club_id>/",
-        include(
-            [
-                path("", league.club_page, name="club"),
-                path("admin/", league.club_admin, name="club_admin"),
-                path("invite", league.club_invite, name="club_invite"),
-                path(
-                    "invitations/<dbid:invitation_id>.svg",
-                    league.club_invite_qr,
-                    name="club_invite_qr",
-                ),
-                path(
-                    "invitations/<dbid:invitation_id>/revoke",
-                    league.club_invite_revoke,
-                    name="club_invite_revoke",
-                ),
-                path(
-                    "members/<dbid:user_id>/<str:action>",
-                    league.club_member_action,
-                    name="club_member_action",
-                ),
-                path("seasons/new/", league.season_new, name="season_new"),
-            ]
-        ),
-    ),
-    path("clubs/join/<str:token>", league.club_join, name="club_join"),
-    path("league/waiting", league.waiting, name="league_waiting"),
-    path("league/waiting/stream", league.waiting_stream, name="league_waiting_stream"),
-    path(
-        "league/<dbid:season_id>/",
-        include(
-            [
-                path("", league.season_page, name="season"),
-                path("standings", league.season_standings, name="season_standings"),
-                path("stream", league.season_stream, name="season_stream"),
-                path("version", league.season_version_view, name="season_version"),
-                path("results/", league.season_results, name="season_results"),
-                path("report/", league.result_report, name="result_report"),
-                path("peoples/", league.season_peoples, name="season_peoples"),
-                path("schedule/", league.season_schedule, name="season_schedule"),
-                path(
-                    "players/<dbid:user_id>/",
-                    league.season_player,
-                    name="season_player",
-                ),
-                path(
-                    "standings.csv",
-                    league.season_standings_csv,
-                    name="season_standings_csv",
-                ),
-                path(
-                    "results.csv", league.season_results_csv, name="season_results_csv"
-                ),
-                path("t3.csv", league.season_t3_csv, name="season_t3_csv"),
-                path("print/", league.season_print, name="season_print"),
-                path("share/", league.season_share, name="season_share"),
-                path(
-                    "share/renew",
-                    league.season_public_renew,
-                    name="season_public_renew",
-                ),
-                path(
-                    "share/public",
-                    league.season_public_switch,
-                    name="season_public_switch",
-                ),
-            ]
-        ),
-    ),
-    # Not under one include: the prefix would take "key.svg" whole as the key.
-    path("league/public/<public_id:key>/", league.season_public, name="season_public"),
-    path(
-        "league/public/<public_id:key>/stream",
-        league.season_public_stream,
-        name="season_public_stream",
-    ),
-    path(
-        "league/public/<public_id:key>.svg",
-        league.season_public_qr,
-        name="season_public_qr",
-    ),
-    path(
-        "league/results/<dbid:result_id>/",
-        include(
-            [
-                path("", league.result_page, name="result"),
-                path("<str:verdict>", league.result_answer, name="result_answer"),
-                path("admin/<str:action>", league.result_admin, name="result_admin"),
-            ]
-        ),
-    ),
-    path(
-        GAME,
-        include(
-            [
-                path("outcome", league.game_outcome, name="game_outcome"),
-                path(
-                    "outcome/confirm",
-                    league.game_outcome_confirm,
-                    name="game_outcome_confirm",
-                ),
-            ]
-        ),
-    ),
-]
+# The league's wing (issues #14, #24, #29): battles/league/urls.py.
+urlpatterns += [path("", include("battles.league.urls"))]
 
 # Django's own password reset by e-mail, when e-mail is configured (issue #14).
 from django.conf import settings as _settings  # noqa: E402
@@ -267,88 +164,6 @@ if _settings.PASSWORD_RESET_BY_EMAIL:
     from battles import password_reset_urls  # noqa: E402
 
     urlpatterns += password_reset_urls.urlpatterns
-
-# --- Seasons managed and tournament days (issue #24) ------------------------
-from battles.views import seasons, tournament  # noqa: E402
-
-urlpatterns += [
-    path(
-        "league/<dbid:season_id>/",
-        include(
-            [
-                path("manage/", seasons.season_manage, name="season_manage"),
-                path(
-                    "manage/players",
-                    seasons.season_participants,
-                    name="season_participants",
-                ),
-                path("manage/<str:action>", seasons.season_state, name="season_state"),
-                path(
-                    "tournaments/new/", tournament.tournament_new, name="tournament_new"
-                ),
-            ]
-        ),
-    ),
-    path(
-        "league/tournaments/<dbid:tournament_id>/",
-        include(
-            [
-                path("", tournament.tournament_page, name="tournament"),
-                path(
-                    "rounds/", tournament.tournament_round_new, name="tournament_round"
-                ),
-                path("print/", tournament.tournament_print, name="tournament_print"),
-                path("qr.svg", tournament.tournament_qr, name="tournament_qr"),
-                path("tables", tournament.tournament_tables, name="tournament_tables"),
-                path("stream", tournament.tournament_stream, name="tournament_stream"),
-                path("mine", tournament.tournament_mine, name="tournament_mine"),
-                path("repair", tournament.tournament_repair, name="tournament_repair"),
-                path("finish", tournament.tournament_finish, name="tournament_finish"),
-                path("clock", tournament.tournament_clock, name="tournament_clock"),
-                path("drop", tournament.tournament_drop, name="tournament_drop"),
-                path("late", tournament.tournament_late, name="tournament_late"),
-                path("guest", tournament.tournament_guest, name="tournament_guest"),
-                path("adjust", tournament.tournament_adjust, name="tournament_adjust"),
-                path(
-                    "tables/<dbid:pairing_id>/result",
-                    tournament.table_result,
-                    name="table_result",
-                ),
-                path(
-                    "tables/<dbid:pairing_id>/forfeit",
-                    tournament.table_forfeit,
-                    name="table_forfeit",
-                ),
-                path(
-                    "tables/<dbid:pairing_id>/confirm",
-                    tournament.table_confirm,
-                    name="table_confirm",
-                ),
-                path(
-                    "tables/<dbid:pairing_id>/report",
-                    tournament.pairing_report,
-                    name="pairing_report",
-                ),
-                path(
-                    "tables/<dbid:pairing_id>/game",
-                    tournament.pairing_game,
-                    name="pairing_game",
-                ),
-            ]
-        ),
-    ),
-]
-
-# --- A tournament's T³ file (issue #29) -----------------------------------------
-from battles.views import league_exports  # noqa: E402
-
-urlpatterns += [
-    path(
-        "league/tournaments/<dbid:tournament_id>/t3.csv",
-        league_exports.tournament_t3_csv,
-        name="tournament_t3_csv",
-    ),
-]
 
 # --- Spells and miracles typed and imported in the app (issue #32) --------------
 from battles.views import mystic  # noqa: E402

@@ -70,6 +70,9 @@ def _game_finished(p, who, names):
         loser = {"a": "b", "b": "a"}.get(p.get("winner") or "", "")
         side = side_word(loser, mid=True) if loser else who
         return _("Game over: %(side)s conceded.") % {"side": side}, ""
+    if reason == "time_called":
+        text = _("Game over: time called, %(a)s–%(b)s in army points destroyed.")
+        return text % {"a": p.get("score_a", 0), "b": p.get("score_b", 0)}, ""
     return _("Game over after the last turn."), ""
 
 
@@ -117,6 +120,15 @@ def _dice_mode_refused(p, who, names):
     return text % {"side": who}, ""
 
 
+def _time_call_requested(p, who, names):
+    text = _("%(side)s calls time: the game would end %(a)s–%(b)s.")
+    return text % {"side": who, "a": p["score_a"], "b": p["score_b"]}, ""
+
+
+def _time_call_refused(p, who, names):
+    return _("%(side)s refused to call time: the game goes on.") % {"side": who}, ""
+
+
 # Each phase's presenter words its own events; the game's own are here.
 WORDING: dict[str, Callable[..., tuple[str, str] | None]] = {
     "game_started": _game_started,
@@ -128,6 +140,8 @@ WORDING: dict[str, Callable[..., tuple[str, str] | None]] = {
     "dice_mode_requested": _dice_mode_requested,
     "dice_mode_changed": _dice_mode_changed,
     "dice_mode_refused": _dice_mode_refused,
+    "time_call_requested": _time_call_requested,
+    "time_call_refused": _time_call_refused,
     **strategic.EVENTS,
     **activation.EVENTS,
     **combat.EVENTS,

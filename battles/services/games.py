@@ -32,7 +32,11 @@ from battles.models.games import (
     GameSeat,
     SeatRole,
 )
-from battles.services.fighter_rows import add_rows_to_summary, sync_rows
+from battles.services.fighter_rows import (
+    add_rows_to_summary,
+    army_points_destroyed,
+    sync_rows,
+)
 from battles.services.once import once
 from battles.services.quotas import spend, who
 from battles.validation import FieldError, check_faces
@@ -459,6 +463,10 @@ def perform_actions(
     when the rules refuse one, none. Undone together."""
     if not commands or any(c.get("type") not in COMMANDS for c in commands):
         raise GameError(_("Unknown action."))
+    if any(c.get("type") == "call_time" for c in commands):
+        # Time is called by both (issue #29): request_time_call, then the
+        # other phone's answer; never one phone alone.
+        raise GameError(_("Time is called with the other phone's agreement."))
     if len(commands) > 1 and any(c["type"] not in BATCHED for c in commands):
         # A roll is seeded by its action's count of rolls: one at a time.
         raise GameError(_("These actions are taken one at a time."))
@@ -854,6 +862,98 @@ def answer_dice_mode(
     )
 
 
+# --- time called: decided by both (issue #29) -------------------------------------
+
+
+def pending_time_call_request(
+    game: Game, latest: Sequence[Mapping[str, Any]] | None = None
+) -> dict[str, Any] | None:
+    """Time called by one phone and not answered yet by the other (its
+    ``score_a`` and ``score_b``: the army points each side destroyed)."""
+    return _standing_request(game, "time_call_requested", latest)
+
+
+def _end_on_time(game: Game, asker: str, key: str, h: str) -> GameEvent:
+    """End the game now: the side that destroyed more army points (the log's
+    fighter rows, ``army_points_destroyed``) wins, equal points are a draw."""
+    command = {"type": "call_time", **_destroyed(game)}
+    events, state = decide_and_fold(game.state, asker, command, ScriptedDice([]))
+    rows = _append(
+        game, events, state, key=key, command_hash=h, dice=None, dice_source=""
+    )
+    return rows[-1]
+
+
+def _destroyed(game: Game) -> dict[str, int]:
+    points = army_points_destroyed(game)
+    return {"score_a": points["a"], "score_b": points["b"]}
+
+
+def request_time_call(
+    game: Game,
+    side: str,
+    *,
+    expected_version: int | None = None,
+    idempotency_key: str = "",
+) -> ActionResult:
+    """Call time: end the game before its last turn, as conceding does, but
+    scored from the log (army points destroyed). On two phones the other side
+    must agree (``answer_time_call``); on one phone, held by both, at once."""
+    command_hash = _command_hash({"type": "time_call"}, None)
+    with transaction.atomic():
+        locked, repeat = _open_action(
+            game, idempotency_key, command_hash, expected_version
+        )
+        if repeat is not None:
+            return repeat
+        if locked.finished:
+            raise GameError(_("The game is over."))
+        if locked.mode == GameMode.ONE_PHONE:
+            row = _end_on_time(locked, side, idempotency_key, command_hash)
+            return ActionResult(game=locked, events=[row])
+        if pending_time_call_request(locked):
+            raise GameError(_("Time is already called: wait for the answer."))
+        row = _append_meta(
+            locked,
+            "time_call_requested",
+            side,
+            _destroyed(locked),
+            idempotency_key,
+            command_hash,
+        )
+        _store_state(locked, locked.state, [row])
+    return ActionResult(game=locked, events=[row], undo_requested=True)
+
+
+def answer_time_call(
+    game: Game,
+    side: str,
+    *,
+    agree: bool,
+    expected_version: int | None = None,
+    idempotency_key: str = "",
+) -> ActionResult:
+    """The other phone agrees that time is called (the game ends) or refuses."""
+
+    def end(locked, request, _payload, key, command_hash):
+        return _end_on_time(locked, request["side"], key, command_hash)
+
+    return _answer_request(
+        game,
+        side,
+        agree=agree,
+        kind="time_call",
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+        payload_of=lambda request: {},
+        agreed=end,
+        messages=(
+            _("No call of time is waiting for your answer."),
+            _("Only the other side answers this request."),
+        ),
+    )
+
+
 def last_sequence(game: Game, side: str) -> list[str] | None:
     """The side's latest activation sequence (IV-A-1): next turn's draft
     starts from it rather than from the army's order (issue 23)."""
@@ -1057,4 +1157,7 @@ __all__ = [
     "request_dice_mode",
     "answer_dice_mode",
     "pending_dice_mode_request",
+    "request_time_call",
+    "answer_time_call",
+    "pending_time_call_request",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils.translation import gettext as _
 
-from battles.forms.league import TIEBREAKER_LABELS
+from battles.league.forms.league import TIEBREAKER_LABELS
 
 register = template.Library()
 
@@ -109,6 +109,16 @@ def proposal_words(result) -> str:
 @register.inclusion_tag("battles/league/waiting.html", takes_context=True)
 def league_waiting_box(context) -> dict:
     """The home page's "results waiting for your confirmation" box (polled)."""
-    from battles.services.league import waiting_box
+    from battles.league.services.admin_changes import waiting_box
 
     return {**waiting_box(context["request"].user), "request": context["request"]}
+
+
+@register.filter
+def person(user, names=None) -> str:
+    """A member as a league page names her (issue #29): her display name from
+    ``names`` (by user id, ``battles.league.services.names.shown_names``),
+    else her login."""
+    if user is None:
+        return ""
+    return (names or {}).get(user.pk) or user.get_username()

@@ -9,8 +9,8 @@ register = template.Library()
 
 @register.inclusion_tag("battles/league/tournament_home.html", takes_context=True)
 def tournament_table_box(context) -> dict:
-    from battles.live.tournament import tournament_version
-    from battles.services.tournament import my_table
+    from battles.league.live.tournament import tournament_version
+    from battles.league.services.tournament import my_table
 
     request = context["request"]
     found = my_table(request.user)

@@ -9,8 +9,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control, never_cache
 from django.views.decorators.http import require_GET
 
+from battles.league.services.clubs import in_a_club
 from battles.services.health import database_problem
-from battles.services.league import in_a_club
 
 
 @require_GET

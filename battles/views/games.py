@@ -354,6 +354,28 @@ def game_dice_mode_answer(request: HttpRequest, public_id: str) -> HttpResponse:
 
 
 @require_POST
+def game_time_call(request: HttpRequest, public_id: str) -> HttpResponse:
+    """Call time (issue #29): the other phone must agree (two phones)."""
+    game, viewer, side = _player_tap(request, public_id)
+    try:
+        result = services.request_time_call(
+            game,
+            side,
+            expected_version=parse_version(request.POST),
+            idempotency_key=parse_tap_key(request.POST),
+        )
+    except FieldError as error:  # a malformed field, services.GameError
+        return _refuse(request, services.reloaded(game), viewer, error)
+    return _answer(request, result.game, viewer)
+
+
+@require_POST
+def game_time_call_answer(request: HttpRequest, public_id: str) -> HttpResponse:
+    """The other phone agrees that time is called, or refuses."""
+    return _answer_request(request, public_id, services.answer_time_call)
+
+
+@require_POST
 def game_sequence_move(request: HttpRequest, public_id: str) -> HttpResponse:
     """Move a card up or down in this side's draft sequence (kept in the session).
 

@@ -231,6 +231,22 @@ def _concede(batch: Batch, side: str, command: Command) -> None:
     batch.emit("game_finished", {"reason": "conceded", "winner": st.other(side)})
 
 
+def _legal_call_time(state: State, side: str) -> list[dict[str, Any]]:
+    # Like conceding, any time; the app sends it once both phones agreed.
+    return [{"type": "call_time"}]
+
+
+def _call_time(batch: Batch, side: str, command: Command) -> None:
+    """The game ends before its last turn: the side that destroyed more army
+    points wins, equal points are a draw (issue #29)."""
+    if batch.state["phase"] == "finished":
+        raise IllegalAction(_("The game is over."))
+    score_a, score_b = command.get("score_a", 0), command.get("score_b", 0)
+    winner = "a" if score_a > score_b else "b" if score_b > score_a else None
+    payload = {"reason": "time_called", "winner": winner}
+    batch.emit("game_finished", {**payload, "score_a": score_a, "score_b": score_b})
+
+
 Handler = Callable[[Batch, str, Command], None]
 Legal = Callable[[State, str], list[dict[str, Any]]]
 
@@ -340,6 +356,8 @@ def _register_all() -> None:
         "record_effect", _no_dice(record_effect), legal_record_effect, anytime=True
     )
     register_command("end_effect", _no_dice(end_effect), legal_end_effect, anytime=True)
+    # Time called (issue #29): both phones agreed, the app sends it.
+    register_command("call_time", _no_dice(_call_time), _legal_call_time, anytime=True)
 
 
 _register_all()

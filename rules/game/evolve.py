@@ -35,6 +35,8 @@ META_KINDS = frozenset(
         "dice_mode_requested",
         "dice_mode_changed",
         "dice_mode_refused",
+        "time_call_requested",
+        "time_call_refused",
     }
 )
 

@@ -285,6 +285,15 @@ class Concede(TypedDict):
     type: Literal["concede"]
 
 
+class CallTime(TypedDict):
+    """Time called (issue #29): sent by the app once both phones agree, with
+    the army points each side destroyed, read from the log."""
+
+    type: Literal["call_time"]
+    score_a: NotRequired[int]
+    score_b: NotRequired[int]
+
+
 class Roll(TypedDict):
     """Roll what the game waits for (a test, a Tactics roll, a split, a wound)."""
 
@@ -328,6 +337,7 @@ Command = (
     | Roll
     | Reroll
     | Keep
+    | CallTime
 )
 
 COMMAND_KINDS: dict[str, type] = {
@@ -363,6 +373,7 @@ COMMAND_KINDS: dict[str, type] = {
     "scatter": Scatter,
     "record_effect": RecordEffect,
     "end_effect": EndEffect,
+    "call_time": CallTime,
 }
 
 
@@ -758,8 +769,10 @@ class TurnStarted(TypedDict):
 
 
 class GameFinished(TypedDict):
-    reason: Literal["conceded", "wiped_out", "last_turn"]
+    reason: Literal["conceded", "wiped_out", "last_turn", "time_called"]
     winner: Side | None
+    score_a: NotRequired[int]  # time called: army points destroyed
+    score_b: NotRequired[int]
 
 
 class DiceDrawn(TypedDict):
@@ -820,6 +833,18 @@ class DiceModeRefused(TypedDict):
     asked_by: Side
 
 
+class TimeCallRequested(TypedDict):
+    """A side asks to end the game now (time called, issue #29); the other
+    side's agreement ends it with these army points destroyed."""
+
+    score_a: int
+    score_b: int
+
+
+class TimeCallRefused(TypedDict):
+    asked_by: Side
+
+
 EVENT_KINDS: dict[str, type] = {
     "game_started": GameStarted,
     "sequence_set": SequenceSet,
@@ -860,6 +885,8 @@ EVENT_KINDS: dict[str, type] = {
     "dice_mode_changed": DiceModeChanged,
     "dice_mode_refused": DiceModeRefused,
     "rallying_cry": RallyingCrySounded,
+    "time_call_requested": TimeCallRequested,
+    "time_call_refused": TimeCallRefused,
 }
 
 
@@ -1071,6 +1098,10 @@ COMMAND_FIELDS: dict[str, tuple[Field, ...]] = {
     "roll": (),
     "reroll": (),
     "keep": (),
+    "call_time": (
+        _int("score_a", 0, 9999, required=False),
+        _int("score_b", 0, 9999, required=False),
+    ),
 }
 
 

@@ -12,9 +12,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
 
-from battles.models.league import Season
-from battles.presenters.league import rating_chart
-from battles.services import league as services
+from battles.league import services
+from battles.league.models.league import Season
+from battles.league.presenters import rating_chart
 from rules.league import (
     RATING_BASE,
     RATING_SCALE,

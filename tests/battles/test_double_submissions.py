@@ -16,7 +16,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from battles.forms.league import SeasonForm
+from battles.league.forms.league import SeasonForm
+from battles.league.services import tournament as tournament_services
 from battles.models import (
     Army,
     Club,
@@ -29,7 +30,6 @@ from battles.models import (
     TournamentPairing,
     TournamentRound,
 )
-from battles.services import tournament as tournament_services
 from tests.support.cast import phone_of
 from tests.support.club import club_in_season
 from tests.support.live import new_game_form

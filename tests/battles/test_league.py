@@ -13,14 +13,14 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from battles.models import league
+from battles.league import services
+from battles.league.models import league
+from battles.league.services import ratings as club_ratings
+from battles.league.services.errors import LeagueError
 from battles.models.armies import Owner
 from battles.models.fighters import Fighter
 from battles.models.games import SeatRole
-from battles.services import league as services
-from battles.services import ratings as club_ratings
 from battles.services.games import perform_action
-from battles.services.league import LeagueError
 from tests.support.club import club_in_season
 from tests.support.live import new_game, seat
 
@@ -611,7 +611,7 @@ def test_django_s_password_reset_views_work_when_e_mail_is_configured(
 
 
 def test_the_rating_curve_s_coordinates_are_never_localised(cast, settings):
-    from battles.presenters.league import rating_curve_points
+    from battles.league.presenters import rating_curve_points
 
     curve = rating_curve_points([0.0, 3.5, -2.25])
     assert "," not in curve["zero"]

@@ -13,8 +13,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
 
-from battles.services import league as services
-from battles.services import league_exports as exports
+from battles.league import services
+from battles.league.services import exports
 from battles.services.account_security import display_name, update_names
 from rules.league import shown_rating
 from tests.support.club import club_in_season
@@ -123,7 +123,7 @@ def test_the_t3_export_lists_placement_names_nickname_and_people(cast):
 
 
 def test_a_tournament_has_its_own_t3_file_with_its_tournament_block(cast):
-    from battles.services import tournament as tournaments
+    from battles.league.services import tournament as tournaments
 
     update_names(cast["bob"], display="Le Roc", first_name="Bob", last_name="Martin")
     day = tournaments.create_tournament(
@@ -168,3 +168,23 @@ def test_a_tournament_has_its_own_t3_file_with_its_tournament_block(cast):
     outsider = Client()
     outsider.force_login(cast["olga"])
     assert outsider.get(reverse("tournament_t3_csv", args=[day.pk])).status_code == 403
+
+
+def test_a_tournament_s_place_is_its_t3_place_and_shown_on_its_page(cast):
+    from battles.league.services import tournament as tournaments
+
+    day = tournaments.create_tournament(
+        cast["season"],
+        cast["alice"],
+        name="Tournoi d’été",
+        played_on=TODAY,
+        place="  Salle des fêtes, Villeurbanne ",
+        players={cast["alice"].pk: "", cast["bob"].pk: ""},
+    )
+    client = Client()
+    client.force_login(cast["carol"])
+    raw = client.get(reverse("tournament_t3_csv", args=[day.pk])).content.decode()
+    rows = list(csv.reader(io.StringIO(raw.removeprefix("\ufeff")), delimiter=";"))
+    assert ["Place", "Salle des fêtes, Villeurbanne"] in rows[:4]
+    page = client.get(reverse("tournament", args=[day.pk])).content.decode()
+    assert "Salle des fêtes, Villeurbanne" in page

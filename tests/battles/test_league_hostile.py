@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from battles.models.league import LeagueResult, Membership
+from battles.league.models.league import LeagueResult, Membership
 from tests.support.club import club_in_season
 
 pytestmark = [
@@ -104,7 +104,7 @@ def test_a_report_sent_twice_at_once_makes_one_pending_result():
 
     from django.db import connection
 
-    from battles.services import league as services
+    from battles.league import services
 
     cast = club_in_season("alice", ("bob", "carol"), club="Race", season="R")
     barrier = threading.Barrier(4)

@@ -14,9 +14,8 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
-from battles.models.armies import Owner
-from battles.models.games import SeatRole
-from battles.models.league import (
+from battles.league import services
+from battles.league.models.league import (
     GameOutcome,
     Invitation,
     LeagueResult,
@@ -24,9 +23,10 @@ from battles.models.league import (
     ResultEntry,
     Season,
 )
-from battles.services import league as services
+from battles.league.views.waiting import _season_id_for_stream, _waiting_user_id
+from battles.models.armies import Owner
+from battles.models.games import SeatRole
 from battles.services.games import perform_action
-from battles.views.league import _season_id_for_stream, _waiting_user_id
 from tests.support.club import club_in_season
 from tests.support.live import new_game, seat
 

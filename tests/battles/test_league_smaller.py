@@ -10,10 +10,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from battles.models.league import Membership
-from battles.services import league as services
-from battles.services import seasons
-from battles.services import tournament as tournaments
+from battles.league import services
+from battles.league.models.league import Membership
+from battles.league.services import seasons
+from battles.league.services import tournament as tournaments
 from tests.support.club import club_in_season
 
 pytestmark = [

@@ -12,15 +12,15 @@ from django.test import Client
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
-from battles.models.league import (
+from battles.league import services
+from battles.league.models.league import (
     Invitation,
     LeagueResult,
     Membership,
     ResultStatus,
 )
-from battles.services import league as services
+from battles.league.services.errors import LeagueError
 from battles.services.account_security import new_recovery_codes
-from battles.services.league import LeagueError
 from tests.support.club import club_in_season
 
 pytestmark = [

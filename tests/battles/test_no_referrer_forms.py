@@ -15,7 +15,7 @@ from django.conf import settings
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from battles.services import league as services
+from battles.league import services
 from battles.services import sharing
 from battles.views.csrf import NO_REFERRER_VIEWS
 from tests.support.club import club_in_season
@@ -85,7 +85,7 @@ def club_join(world) -> tuple[str, Client]:
 FILL = {"player_name": "Bruno"}
 PAGES = {
     "battles.views.sharing.join": game_join,
-    "battles.views.league.club_join": club_join,
+    "battles.league.views.clubs.club_join": club_join,
 }
 
 

@@ -14,10 +14,10 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from battles.files.people_names import PEOPLE_NAMES, canonical_people
-from battles.forms.league import ReportForm
-from battles.models.league import LeagueResult, ResultStatus
-from battles.services import league as services
-from battles.services.peoples import league_peoples, map_league_peoples
+from battles.league import services
+from battles.league.forms.league import ReportForm
+from battles.league.models.league import LeagueResult, ResultStatus
+from battles.league.services.peoples import league_peoples, map_league_peoples
 from tests.support.club import club_in_season
 
 TODAY = timezone.localdate()

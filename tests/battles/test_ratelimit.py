@@ -16,9 +16,9 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 
 from battles import ratelimit
+from battles.league.services.clubs import create_club
 from battles.models import GameSeat, RateLimitHit
 from battles.services import sharing
-from battles.services.league import create_club
 from tests.support.cast import PASSWORD
 from tests.support.live import new_game
 from tests.support.servers import reachable

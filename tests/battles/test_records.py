@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from battles.league import services as league
 from battles.services import games as services
-from battles.services import league
 
 pytestmark = pytest.mark.django_db
 

@@ -11,10 +11,15 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from battles.models.league import AuditAction, ClubAudit, LeagueResult, ResultStatus
-from battles.services import league as services
-from battles.services import seasons
-from battles.services.league import LeagueError
+from battles.league import services
+from battles.league.models.league import (
+    AuditAction,
+    ClubAudit,
+    LeagueResult,
+    ResultStatus,
+)
+from battles.league.services import seasons
+from battles.league.services.errors import LeagueError
 from tests.support.club import club_in_season
 
 pytestmark = [

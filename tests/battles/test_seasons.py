@@ -10,10 +10,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from battles.models.league import ResultStatus, Season
-from battles.services import league as league_services
-from battles.services import seasons as services
-from battles.services.league import LeagueError
+from battles.league import services as league_services
+from battles.league.models.league import ResultStatus, Season
+from battles.league.services import seasons as services
+from battles.league.services.errors import LeagueError
 from tests.support.club import club_in_season
 
 pytestmark = [

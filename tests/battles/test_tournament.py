@@ -9,14 +9,14 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from battles.league import services as league_services
+from battles.league.models.league import LeagueResult, Membership, ResultStatus
+from battles.league.models.tournament import TournamentPairing, TournamentRound
+from battles.league.services import tournament as services
+from battles.league.services.errors import LeagueError
 from battles.models.armies import Owner
 from battles.models.games import SeatRole
-from battles.models.league import LeagueResult, Membership, ResultStatus
-from battles.models.tournament import TournamentPairing, TournamentRound
-from battles.services import league as league_services
-from battles.services import tournament as services
 from battles.services.games import perform_action
-from battles.services.league import LeagueError
 from tests.support.club import club_in_season
 from tests.support.live import new_game, seat
 
@@ -307,7 +307,7 @@ def test_the_pages_over_http(cast):
 
 
 def test_a_closed_season_gets_no_new_day_nor_round(cast):
-    from battles.services import seasons
+    from battles.league.services import seasons
 
     tournament = day(cast)
     seasons.close_season(cast["season"], cast["alice"])

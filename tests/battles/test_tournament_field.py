@@ -16,12 +16,12 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from battles.live.tournament import tournament_version
-from battles.models.league import EntryAction, LeagueResult, ResultStatus
-from battles.models.tournament import TournamentPairing, TournamentRound
-from battles.services import league as league_services
-from battles.services import tournament as services
-from battles.services.league import LeagueError
+from battles.league import services as league_services
+from battles.league.live.tournament import tournament_version
+from battles.league.models.league import EntryAction, LeagueResult, ResultStatus
+from battles.league.models.tournament import TournamentPairing, TournamentRound
+from battles.league.services import tournament as services
+from battles.league.services.errors import LeagueError
 from rules.league import SWISS_TIEBREAKERS, GameResult, standings, swiss_round
 from tests.support.club import club_in_season
 

@@ -35,14 +35,14 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext, override_settings  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from battles.models.league import (  # noqa: E402
+from battles.league.models.league import (  # noqa: E402
     Club,
     LeagueResult,
     Membership,
     ResultStatus,
     Season,
 )
-from battles.services.league import season_table  # noqa: E402
+from battles.league.services.standings import season_table  # noqa: E402
 from rules.league import GameResult, ratings, standings  # noqa: E402
 
 PLAYERS = int(os.environ.get("BENCH_LEAGUE_PLAYERS", "60"))

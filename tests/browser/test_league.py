@@ -11,8 +11,8 @@ from django.test import Client
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from battles.models.league import LeagueResult, Membership, ResultStatus
-from battles.services import league as services
+from battles.league import services
+from battles.league.models.league import LeagueResult, Membership, ResultStatus
 from tests.browser.conftest import open_phone, serious_accessibility_violations
 from tests.support.club import club_in_season
 from tests.support.phone_page import hold_session

@@ -12,9 +12,9 @@ from django.test import Client
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from battles.models.league import ResultStatus
-from battles.services import league as services
-from battles.services import seasons
+from battles.league import services
+from battles.league.models.league import ResultStatus
+from battles.league.services import seasons
 from tests.browser.conftest import serious_accessibility_violations
 from tests.support.club import club_in_season
 from tests.support.phone_page import hold_session

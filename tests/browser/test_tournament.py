@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from battles.models.tournament import TournamentPairing
+from battles.league.models.tournament import TournamentPairing
 from tests.browser.conftest import serious_accessibility_violations
 from tests.browser.test_league import fits_the_phone, hang_up, signed_in
 from tests.support.club import club_in_season

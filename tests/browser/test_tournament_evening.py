@@ -14,9 +14,9 @@ import pytest
 from django.db.models import Q
 from playwright.sync_api import expect
 
-from battles.models.tournament import Tournament, TournamentPairing
-from battles.services import league as league_services
-from battles.services import tournament as tournament_services
+from battles.league import services as league_services
+from battles.league.models.tournament import Tournament, TournamentPairing
+from battles.league.services import tournament as tournament_services
 from tests.battles.test_tournament_field import rules_standings
 from tests.browser.conftest import serious_accessibility_violations
 from tests.browser.test_league import fits_the_phone, hang_up, signed_in

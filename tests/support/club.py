@@ -7,8 +7,8 @@ from datetime import timedelta
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from battles.models.league import Membership
-from battles.services import league as services
+from battles.league import services
+from battles.league.models.league import Membership
 
 
 def club_in_season(

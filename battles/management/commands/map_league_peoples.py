@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
-from battles.services.peoples import map_league_peoples
+from battles.league.services.peoples import map_league_peoples
 
 
 class Command(BaseCommand):

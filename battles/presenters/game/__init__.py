@@ -289,6 +289,7 @@ def build_board(
         "effects": table_rolls.effects_view(state, offers),
         "undo_request": services.pending_undo_request(game, latest=events),
         "dice_mode_request": services.pending_dice_mode_request(game, latest=events),
+        "time_call_request": services.pending_time_call_request(game, latest=events),
         "can_switch_dice": viewer.is_player and not game.finished,
         "undo_confirm": undo_confirm,
         "rulings": rulings_in_force(state) if since is None else [],

@@ -1,7 +1,7 @@
 """On signing in, a member is told what club admins did to their account
 (a removal, a restoration, a promotion; the password links of before issue
-#29 in old rows): the audit's rows
-about them that they have not been told yet (``services.league.untold_notices``).
+#29 in old rows): the audit's rows about them that
+they have not been told yet (``battles.league.services.clubs.untold_notices``).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 def notice_words(row) -> str:
     """One audit row, in words, for the member it is about."""
-    from battles.models.league import AuditAction
+    from battles.league.models.league import AuditAction
 
     words = {
         AuditAction.PASSWORD_LINK_MADE: _(
@@ -47,7 +47,7 @@ def notice_words(row) -> str:
 
 
 def tell_on_sign_in(sender, request, user, **kwargs) -> None:
-    from battles.services.league import untold_notices
+    from battles.league.services.clubs import untold_notices
 
     if request is None or not hasattr(request, "_messages"):
         return

@@ -1,4 +1,4 @@
-"""A tournament day's pages: thin views over ``battles.services.tournament``.
+"""A tournament day's pages: thin views over ``battles.league.services.tournament``.
 
 Members of the club see the rounds, their table and the standings after
 each round, and print the notice board; the players of a table report its
@@ -19,7 +19,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from battles.forms.tournament import (
+from battles.identity import requester
+from battles.league import services as league_services
+from battles.league.forms.tournament import (
     SWISS_LABELS,
     SWISS_SHORT,
     AdjustmentForm,
@@ -28,17 +30,18 @@ from battles.forms.tournament import (
     GuestForm,
     LateEntryForm,
     PairingReportForm,
+    TableGameForm,
     TableResultForm,
     TournamentForm,
 )
+from battles.league.live.tournament import tournament_events, tournament_version
+from battles.league.models.tournament import Tournament, TournamentPairing
+from battles.league.services import table_games
+from battles.league.services import tournament as services
+from battles.league.services.errors import LeagueError
+from battles.league.views.access import qr, season_for_member
 from battles.live.stream import seen_version
-from battles.live.tournament import tournament_events, tournament_version
-from battles.models.tournament import Tournament, TournamentPairing
-from battles.services import league as league_services
-from battles.services import tournament as services
-from battles.services.league import LeagueError
 from battles.validation import add_field_error
-from battles.views.league import _qr, _season_for_member
 
 
 def _tournament_for_member(request, tournament_id: int):
@@ -118,7 +121,7 @@ def _page(request, tournament, member, *, report_form=None, report_table=None):
 @login_required
 @require_http_methods(["GET", "POST"])
 def tournament_new(request: HttpRequest, season_id: int) -> HttpResponse:
-    season, member = _season_for_member(request, season_id)
+    season, member = season_for_member(request, season_id)
     if not member.is_admin:
         raise PermissionDenied("Admins only.")
     form = TournamentForm(
@@ -133,6 +136,7 @@ def tournament_new(request: HttpRequest, season_id: int) -> HttpResponse:
                 request.user,
                 name=form.cleaned_data["name"],
                 played_on=form.cleaned_data["played_on"],
+                place=form.cleaned_data["place"],
                 players=form.chosen_players(),
                 tap_key=request.POST.get("tap_key", ""),
                 **form.rules(),
@@ -225,6 +229,37 @@ def pairing_game(request: HttpRequest, tournament_id: int, pairing_id: int):
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
+def table_game(request: HttpRequest, tournament_id: int, pairing_id: int):
+    """Start the table's game in the app (issue #29): two phones, the opponent
+    seated at once, its agreed result counted for the table in one step. A
+    table whose game is started already opens it."""
+    tournament, _member = _tournament_for_member(request, tournament_id)
+    pairing = _pairing_for_member(request, tournament, pairing_id)
+    if not pairing.has(request.user.pk):
+        raise PermissionDenied("Players of the table only.")
+    owner = requester(request)
+    linked = pairing.game
+    if request.method == "GET" and linked is not None and not linked.finished:
+        return redirect("game", public_id=linked.public_id)
+    form = TableGameForm(request.POST or None, owner=owner)
+    if request.method == "POST" and form.is_valid():
+        try:
+            game = table_games.start_table_game(
+                pairing,
+                request.user,
+                tap_key=request.POST.get("tap_key", ""),
+                **form.game_arguments(),
+            )
+        except LeagueError as error:
+            add_field_error(form, error)
+        else:
+            return redirect("game", public_id=game.public_id)
+    context = {"tournament": tournament, "pairing": pairing, "form": form}
+    return render(request, "battles/league/table_game.html", context)
+
+
+@login_required
 @require_GET
 def tournament_print(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The notice board: the current round's tables in big print."""
@@ -245,7 +280,7 @@ def tournament_qr(request: HttpRequest, tournament_id: int) -> HttpResponse:
     """The QR code of the tournament's page, for the notice board: a player
     scans it to find their table on their phone."""
     tournament, _member = _tournament_for_member(request, tournament_id)
-    return _qr(request.build_absolute_uri(reverse("tournament", args=[tournament.pk])))
+    return qr(request.build_absolute_uri(reverse("tournament", args=[tournament.pk])))
 
 
 @login_required

@@ -5,7 +5,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from battles.forms.league import (
+from battles.forms.games import NewGameForm
+from battles.league.forms.league import (
     MAX_SHORT_TEXT,
     TIEBREAKER_LABELS,
     LeagueForm,
@@ -13,8 +14,9 @@ from battles.forms.league import (
     _score_field,
     people_choices,
 )
-from battles.models.league import MAX_SCORE
-from battles.models.tournament import MAX_ROUNDS, FirstRound
+from battles.league.models.league import MAX_SCORE
+from battles.league.models.tournament import MAX_ROUNDS, FirstRound
+from battles.models.games import GameMode
 from rules.league import ALL_TIEBREAKERS, SWISS_TIEBREAKERS
 
 SWISS_LABELS = {
@@ -49,6 +51,12 @@ class TournamentForm(LeagueForm):
 
     name = forms.CharField(label=_("Name"), max_length=MAX_SHORT_TEXT)
     played_on = _date_field()
+    place = forms.CharField(
+        label=_("Place"),
+        max_length=80,
+        required=False,
+        help_text=_("Where it is played (the T³ file names it; empty: the club)."),
+    )
     players = forms.TypedMultipleChoiceField(
         label=_("Players"), coerce=int, widget=forms.CheckboxSelectMultiple
     )
@@ -237,3 +245,24 @@ class GuestForm(LeagueForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["people"].choices = people_choices()
+
+
+class TableGameForm(NewGameForm):
+    """A table's game in the app (issue #29): the new game's form without what
+    the table decides already (two phones, the players' names, the title)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("title", "player_a", "player_b", "mode"):
+            del self.fields[name]
+        self.fields["army_b"].label = _("Your opponent's army (side B)")
+
+    def game_arguments(self) -> dict:
+        data = self.cleaned_data
+        for name in ("title", "player_a", "player_b"):
+            data.setdefault(name, "")
+        data.setdefault("mode", GameMode.TWO_PHONES)
+        arguments = dict(super().game_arguments())
+        for name in ("title", "player_a", "player_b", "mode"):
+            arguments.pop(name)  # the table decides them
+        return arguments

@@ -17,6 +17,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.db.models import Max, Q
 
+from battles.league.models.league import ResultEntry
 from battles.live.bus import RESYNC, announce, get_bus
 from battles.live.stream import (
     RETRY_MILLISECONDS,
@@ -24,7 +25,6 @@ from battles.live.stream import (
     next_announcement,
     version_message,
 )
-from battles.models.league import ResultEntry
 
 
 def season_channel(season_id: int) -> int:

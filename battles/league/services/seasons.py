@@ -16,11 +16,23 @@ from __future__ import annotations
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from battles.models.league import AuditAction, ResultStatus, Season
-from battles.services.league import LeagueError, _require_admin, audit_season
+from battles.league.models.league import (
+    AuditAction,
+    Club,
+    ResultStatus,
+    Season,
+    new_public_key,
+)
+from battles.league.services.clubs import _require_admin, audit_season
+from battles.league.services.errors import LeagueError
+from battles.services.once import once
+from rules.league import (
+    round_robin,
+)
 
 User = get_user_model()
 
@@ -148,3 +160,73 @@ __all__ = [
     "reopen_season",
     "set_participants",
 ]
+
+
+# --- seasons -------------------------------------------------------------------
+
+
+@once(
+    "season", by="admin", error=LeagueError, fetch=lambda pk: Season.objects.get(pk=pk)
+)
+def create_season(club: Club, admin, **fields) -> Season:
+    """A new season with the fields the form checked."""
+    _require_admin(club, admin)
+    participants = fields.pop("participants", None)
+    if fields["ends"] < fields["starts"]:
+        raise LeagueError(_("The season ends after it starts."), field="ends")
+    with transaction.atomic():
+        season = Season(club=club, **fields)
+        season.full_clean()
+        season.save()
+        if participants is None:  # everyone, unless the admin chose
+            participants = User.objects.filter(clubs__club=club)
+        season.participants.set(participants)
+    return season
+
+
+def set_public_standings(season: Season, admin, public: bool) -> Season:
+    """Switch the public standings (no account needed) on or off."""
+    _require_admin(season.club, admin)
+    with transaction.atomic():
+        season.public = public
+        season.save(update_fields=["public"])
+    return season
+
+
+def renew_public_link(season: Season, admin) -> Season:
+    """A new public standings link; the old one stops working."""
+    _require_admin(season.club, admin)
+    with transaction.atomic():
+        season.public_key = new_public_key()
+        season.save(update_fields=["public_key"])
+    return season
+
+
+def season_players(season: Season) -> list:
+    """The season's players and anyone with a confirmed result in it."""
+    counted = season.results.filter(status=ResultStatus.CONFIRMED)
+    return list(
+        User.objects.filter(
+            Q(league_seasons=season)
+            | Q(pk__in=counted.values("player_a_id"))
+            | Q(pk__in=counted.values("player_b_id"))
+        )
+        .distinct()
+        .order_by("username")
+    )
+
+
+def club_members(season: Season) -> list:
+    """The season's players still in the club, by name (whom a result may be
+    reported against)."""
+    return list(
+        User.objects.filter(clubs__club_id=season.club_id, league_seasons=season)
+        .distinct()
+        .order_by("username")
+    )
+
+
+def schedule(season: Season) -> list[list[tuple[str, str]]]:
+    """The round-robin rounds between the season's players still in the club
+    (circle method): not every member of the club."""
+    return round_robin([user.get_username() for user in club_members(season)])

@@ -9,9 +9,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.views.decorators.http import require_GET
 
-from battles.models.tournament import Tournament
-from battles.services import league as league_services
-from battles.services import league_exports as exports
+from battles.league import services as league_services
+from battles.league.models.tournament import Tournament
+from battles.league.services import exports
 
 
 def csv_response(sheet: exports.Sheet) -> HttpResponse:

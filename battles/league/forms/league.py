@@ -12,7 +12,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from battles.models.league import MAX_SCORE, Club, Outcome, Season
+from battles.league.models.league import MAX_SCORE, Club, Outcome, Season
 from battles.validation import CheckedForm, CheckedModelForm
 from rules.league import TIEBREAKERS
 
@@ -48,8 +48,8 @@ def _date_field():
 
 
 def people_choices() -> list[tuple[str, str]]:
-    """The app's list of peoples (``battles.services.peoples``), by name."""
-    from battles.services.peoples import league_peoples
+    """The app's list of peoples (``battles.league.services.peoples``), by name."""
+    from battles.league.services.peoples import league_peoples
 
     return [("", "—")] + [(name, name) for name in league_peoples()]
 

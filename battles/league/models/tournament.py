@@ -15,7 +15,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from battles.models.league import MAX_SCORE, LeagueResult, ResultStatus, Season
+from battles.league.models.league import MAX_SCORE, LeagueResult, ResultStatus, Season
 from rules.league import SWISS_TIEBREAKERS, Scheme
 
 # A table's result still in play; any other (void, withdrawn...) frees the table.
@@ -42,6 +42,8 @@ class Tournament(models.Model):
     )
     name = models.CharField(_("name"), max_length=80)
     played_on = models.DateField(_("date"))
+    # Where it is played, for the T³ file's tournament block (issue #29).
+    place = models.CharField(_("place"), max_length=80, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -188,6 +190,15 @@ class TournamentPairing(models.Model):
         null=True,
         blank=True,
         related_name="+",
+    )
+    # The in-app game started from this table (issue #29): its agreed result
+    # counts for the table in one step.
+    game = models.ForeignKey(
+        "battles.Game",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tournament_tables",
     )
 
     class Meta:

@@ -4,7 +4,7 @@ An admin of the club creates the day (its players, each with their people)
 and its Swiss rounds one by one; ``rules.league.swiss_round`` pairs each
 round, with the players' peoples as its ``groups``. A pairing's game is an
 ordinary result of the season: a player of the table reports it and the
-other confirms it (``battles.services.league``), or a finished in-app game
+other confirms it (``battles.league.services.results``), or a finished in-app game
 between them that counts in the season is attached to the table. The
 standings after each round are ``rules.league.standings`` over the confirmed
 results of the rounds so far.
@@ -35,15 +35,15 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from battles.live.tournament import announce_tournament
-from battles.models.league import (
+from battles.league.live.tournament import announce_tournament
+from battles.league.models.league import (
     MAX_SCORE,
     EntryAction,
     LeagueResult,
     ResultStatus,
     Season,
 )
-from battles.models.tournament import (
+from battles.league.models.tournament import (
     LIVE_RESULT,
     MAX_ROUNDS,
     FirstRound,
@@ -53,8 +53,18 @@ from battles.models.tournament import (
     TournamentPlayer,
     TournamentRound,
 )
-from battles.services import league as league_services
-from battles.services.league import LeagueError
+from battles.league.services.admin_changes import admin_confirm
+from battles.league.services.clubs import membership
+from battles.league.services.errors import LeagueError
+from battles.league.services.names import shown_names
+from battles.league.services.results import (
+    _announce,
+    _closed_message,
+    _entry,
+    check_score,
+    report_result,
+)
+from battles.league.services.seasons import club_members
 from battles.services.once import once
 from rules.league import (
     ALL_TIEBREAKERS,
@@ -70,7 +80,7 @@ MIN_PLAYERS = 2
 
 
 def _require_admin(season: Season, user) -> None:
-    member = league_services.membership(season.club, user)
+    member = membership(season.club, user)
     if member is None or not member.is_admin:
         raise LeagueError(_("Only an admin of the club may do this."))
 
@@ -115,6 +125,7 @@ def create_tournament(
     name: str,
     played_on: date,
     players: dict[int, str],
+    place: str = "",
     rounds_planned: int = 4,
     bye_points: int = 3,
     bye_score: int = 0,
@@ -137,7 +148,7 @@ def create_tournament(
     if first_round not in FirstRound.values:
         raise LeagueError(_("Choose how round 1 is paired."), field="first_round")
     if not season.accepts_results:
-        raise LeagueError(league_services._closed_message(season))
+        raise LeagueError(_closed_message(season))
     name = name.strip()
     if not name:
         raise LeagueError(_("A tournament needs a name."), field="name")
@@ -150,7 +161,7 @@ def create_tournament(
     if len(players) < MIN_PLAYERS:
         raise LeagueError(_("Choose at least two players."), field="players")
     with transaction.atomic():
-        members = {user.pk for user in league_services.club_members(season)}
+        members = {user.pk for user in club_members(season)}
         if not set(players) <= members:
             raise LeagueError(
                 _("Every player must take part in the season."), field="players"
@@ -159,6 +170,7 @@ def create_tournament(
             season=season,
             name=name,
             played_on=played_on,
+            place=place.strip()[:80],
             created_by=admin,
             rounds_planned=rounds_planned,
             bye_points=bye_points,
@@ -224,7 +236,7 @@ def _lock(tournament: Tournament, admin) -> Tournament:
     season = tournament.season
     _require_admin(season, admin)
     if not season.accepts_results:
-        raise LeagueError(league_services._closed_message(season))
+        raise LeagueError(_closed_message(season))
     locked = (
         Tournament.objects.select_for_update()
         .select_related("season__club")
@@ -258,7 +270,7 @@ def _adjustments(tournament: Tournament, up_to: int | None = None) -> dict[str, 
 
 def _rating_order(season: Season, names: list[str]) -> list[str]:
     """The players by club rating, best first (newcomers by name after)."""
-    from battles.services.ratings import club_history
+    from battles.league.services.ratings import club_history
     from rules.league import shown_rating
 
     final = club_history(season.club_id).final
@@ -401,7 +413,7 @@ def add_late_player(
     each round missed (an adjustment the history shows)."""
     with transaction.atomic():
         locked = _lock(tournament, admin)
-        members = {user.pk for user in league_services.club_members(locked.season)}
+        members = {user.pk for user in club_members(locked.season)}
         if user_id not in members:
             raise LeagueError(
                 _("Every player must take part in the season."), field="player"
@@ -564,8 +576,8 @@ def _organiser_result(locked, pairing, admin, outcome, score_a, score_b, reason)
         status=ResultStatus.CONFIRMED,
         reported_by=admin,
     )
-    league_services._entry(row, admin, EntryAction.ADMIN_CONFIRMED, reason=reason)
-    league_services._announce(row)
+    _entry(row, admin, EntryAction.ADMIN_CONFIRMED, reason=reason)
+    _announce(row)
     pairing.result = row
     pairing.save(update_fields=["result", "forfeit_by"])
     return row
@@ -584,7 +596,7 @@ def record_table_result(
     ``outcome`` is "a", "b" or "draw" in the pairing's order."""
     if outcome not in ("a", "b", "draw"):
         raise LeagueError(_("Choose who won, or a draw."), field="outcome")
-    league_services.check_score(outcome, score_a, score_b, field="score_a")
+    check_score(outcome, score_a, score_b, field="score_a")
     with transaction.atomic():
         locked = _lock(tournament, admin)
         pairing = _organiser_table(locked, pairing_id, admin)
@@ -637,7 +649,7 @@ def confirm_table_result(tournament: Tournament, admin, pairing_id: int):
         if result is None or result.status != ResultStatus.PENDING:
             raise LeagueError(_("This table has no result waiting for confirmation."))
         reason = _("Confirmed by the organiser, table %(t)s") % {"t": pairing.table}
-        row = league_services.admin_confirm(result, admin, reason)
+        row = admin_confirm(result, admin, reason)
         _bump(locked)
     return row
 
@@ -694,7 +706,7 @@ def report_pairing_result(
         tournament = locked.round.tournament
         peoples = dict(tournament.players.values_list("user_id", "people"))
         opponent_id = locked.opponent_id(reporter.pk)
-        row = league_services.report_result(
+        row = report_result(
             tournament.season,
             reporter,
             opponent_id=opponent_id,
@@ -755,7 +767,20 @@ def attach_game_result(result: LeagueResult) -> TournamentPairing | None:
     """A finished in-app game both phones agreed on counts for its table at
     once: the table of the current round of a running day of its season where
     its two players meet and whose result is still to come (inside the
-    agreement's transaction)."""
+    agreement's transaction). A game started from a table counts for that
+    table, whichever round it is."""
+    if result.game_id is not None:
+        linked = (
+            TournamentPairing.objects.select_for_update(of=("self",))
+            .select_related("round__tournament", "result")
+            .filter(game_id=result.game_id, round__tournament__finished__isnull=True)
+            .first()
+        )
+        if linked is not None and linked.awaits_report:
+            linked.result = result
+            linked.save(update_fields=["result"])
+            _bump(linked.round.tournament)
+            return linked
     players = {result.player_a_id, result.player_b_id}
     candidates = (
         TournamentPairing.objects.select_for_update(of=("self",))
@@ -852,6 +877,8 @@ class TournamentView:
     rounds: list[RoundView]
     adjustments: list[TournamentAdjustment]
     tiebreakers: list[str]
+    # Display names by user id, for the page (``names.shown_names``).
+    names: dict[int, str] | None = None
 
     @property
     def current(self) -> RoundView | None:
@@ -936,7 +963,12 @@ def tournament_view(tournament: Tournament) -> TournamentView:
             )
         )
     return TournamentView(
-        tournament, entrants, rounds, adjustments, list(scheme.tiebreakers)
+        tournament,
+        entrants,
+        rounds,
+        adjustments,
+        list(scheme.tiebreakers),
+        shown_names(e.user_id for e in entrants),
     )
 
 

@@ -16,7 +16,7 @@ from datetime import date
 
 from django.db.models import Count, Max
 
-from battles.models.league import LeagueResult, ResultStatus
+from battles.league.models.league import LeagueResult, ResultStatus
 from rules.league import (
     PROVISIONAL_GAMES,
     GameResult,

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from django.db import transaction
 
 from battles.files.people_names import PEOPLE_NAMES, canonical_people
+from battles.league.models.league import LeagueResult
+from battles.league.models.tournament import TournamentPlayer
 from battles.models.armies import People
-from battles.models.league import LeagueResult
-from battles.models.tournament import TournamentPlayer
 
 
 def _shared_names() -> list[str]:

@@ -1,5 +1,5 @@
 """A season's management page for the club's admins: thin views over
-``battles.services.seasons``."""
+``battles.league.services.seasons``."""
 
 from __future__ import annotations
 
@@ -13,17 +13,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
-from battles.forms.league import TIEBREAKER_SLOTS, ParticipantsForm, SeasonForm
-from battles.services import seasons as services
-from battles.services.league import LeagueError
+from battles.league.forms.league import TIEBREAKER_SLOTS, ParticipantsForm, SeasonForm
+from battles.league.services import seasons as services
+from battles.league.services.errors import LeagueError
+from battles.league.views.access import season_for_member
 from battles.validation import add_field_error
-from battles.views.league import _season_for_member
 
 User = get_user_model()
 
 
 def _season_for_admin(request, season_id: int):
-    season, member = _season_for_member(request, season_id)
+    season, member = season_for_member(request, season_id)
     if not member.is_admin:
         raise PermissionDenied("Admins only.")
     return season

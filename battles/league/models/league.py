@@ -184,7 +184,7 @@ class Season(models.Model):
     # The public standings (no account needed) can be switched off.
     public = models.BooleanField(_("public standings"), default=True)
     created = models.DateTimeField(auto_now_add=True)
-    # Who takes part, chosen per season (battles.services.seasons).
+    # Who takes part, chosen per season (battles.league.services.seasons).
     participants = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="league_seasons"
     )

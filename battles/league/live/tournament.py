@@ -1,6 +1,6 @@
 """Live updates of a tournament day: its tables, results and rounds.
 
-A day rides its season's channel (``battles.live.league.season_channel``):
+A day rides its season's channel (``battles.league.live.league.season_channel``):
 a result of one of its tables is announced there already. Its version is the
 day's ``revision`` (grown by every action of the day: a round paired, a drop,
 a clock started...) plus the season's version (the newest history entry of
@@ -16,15 +16,15 @@ from collections.abc import AsyncIterator
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from battles.league.live.league import season_channel, season_version
+from battles.league.models.tournament import Tournament
 from battles.live.bus import announce, get_bus
-from battles.live.league import season_channel, season_version
 from battles.live.stream import (
     RETRY_MILLISECONDS,
     hang_up,
     next_announcement,
     version_message,
 )
-from battles.models.tournament import Tournament
 
 
 def tournament_version(tournament_id: int) -> int:

@@ -19,8 +19,9 @@ from django.utils.text import slugify
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from battles.models.league import Season
-from battles.services import league as services
+from battles.league.models.league import Season
+from battles.league.services.standings import season_table
+from battles.league.services.tournament import tournament_view
 from battles.services.account_security import display_name
 from rules.league import shown_rating
 
@@ -90,7 +91,7 @@ def outcome_words(result) -> str:
 
 
 def standings_sheet(season: Season) -> Sheet:
-    table = services.season_table(season)
+    table = season_table(season)
     header = [
         _("Season"),
         _("Rank"),
@@ -197,11 +198,9 @@ def tournament_t3_sheet(tournament) -> Sheet:
     its rankings): the tournament block (name, game system, place, date),
     then each player's placement, first name, last name, nickname (display
     name), origin (the club) and army (the people they registered)."""
-    from battles.services.tournament import tournament_view
-
     view = tournament_view(tournament)
     club = tournament.season.club
-    place = (getattr(tournament, "place", "") or "").strip() or club.name
+    place = tournament.place.strip() or club.name
     peoples = {entrant.user_id: entrant.people for entrant in view.players}
     lines = view.rounds[-1].standings if view.rounds else []
     block = [
@@ -226,7 +225,7 @@ def t3_sheet(season: Season) -> Sheet:
     """What T³ (tabletoptournaments.net) asks per player for the European
     ranking: placement, name, and optionally nickname, origin and army (the
     people played most)."""
-    table = services.season_table(season)
+    table = season_table(season)
     rows = [
         t3_player(
             row.user,
