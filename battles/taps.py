@@ -1,8 +1,9 @@
 """Reading a player's tap (an HTML form post) into a rules command.
 
 Everything a phone sends is untrusted: each field is checked for its type and
-size here, as ``rules.game.kinds.COMMAND_FIELDS`` declares it (a new command
-needs no parsing of its own); the rules then check that the command is legal.
+size here, as its command's declaration says (``rules.game.commands.
+CommandKind``: a new command needs no parsing of its own); the rules then
+check that the command is legal.
 A bad field gives ``FieldError`` (``battles.validation``) with a message for
 the player, and nothing is applied.
 """
@@ -27,8 +28,9 @@ from battles.validation import (
     check_text,
     parse_faces,
 )
-from rules.game import COMMANDS
-from rules.game.kinds import COMMAND_FIELDS, MAX_ID, MAX_LIST, Field
+from rules.game import COMMAND_TABLE
+from rules.game.commands import MAX_ID, MAX_LIST, Field
+from rules.magic import GEM_KINDS
 
 MAX_TAP_KEY = 64
 
@@ -82,8 +84,6 @@ def _gems(data: QueryDict, spec: Field) -> dict[str, int] | None:
     """Fields named ``prefix<element>`` ("extra:fire"), each a number of
     gems; the elements left out or empty count 0 (X). None when none of
     them was posted."""
-    from rules.magic import GEM_KINDS
-
     found: dict[str, int] = {}
     posted = False
     for kind in GEM_KINDS:
@@ -97,7 +97,7 @@ def _gems(data: QueryDict, spec: Field) -> dict[str, int] | None:
 
 
 def _value(data: QueryDict, spec: Field) -> Any:
-    """One declared field (``rules.game.kinds.Field``) read and checked; None
+    """One declared field (``rules.game.commands.Field``) read and checked; None
     when it is optional and was not sent."""
     if spec.type == "list":
         return _list(data, spec) or (None if not spec.required else [])
@@ -152,12 +152,12 @@ FORM_COMMANDS = {
 
 
 def _fields(data: QueryDict, command_type: str) -> dict[str, Any]:
-    """The command's fields as ``rules.game.kinds.COMMAND_FIELDS`` declares
-    them; a field left out and optional without a default is not sent on."""
+    """The command's fields as its declaration (``CommandKind.fields``) says;
+    a field left out and optional without a default is not sent on."""
     if command_type in FORM_COMMANDS:
         return _form_command(FORM_COMMANDS[command_type], data)
     fields = {}
-    for spec in COMMAND_FIELDS[command_type]:
+    for spec in COMMAND_TABLE[command_type].fields:
         value = _value(data, spec)
         if value is not None:
             fields[spec.name] = value
@@ -167,7 +167,7 @@ def _fields(data: QueryDict, command_type: str) -> dict[str, Any]:
 def parse_tap(data: QueryDict, default_side: str | None) -> Tap:
     """The tap a form posted; ``FieldError`` for anything malformed."""
     command_type = data.get("type", "")
-    if command_type not in COMMANDS or command_type not in COMMAND_FIELDS:
+    if command_type not in COMMAND_TABLE:
         raise FieldError(_("Unknown action."), "type")
     side = data.get("side") or default_side or ""
     if side not in ("a", "b"):

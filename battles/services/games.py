@@ -46,6 +46,7 @@ from rules.game import (
     summarize,
     undo_target,
 )
+from rules.game.commands import COMMAND_TABLE
 from rules.game.common import CountingDice
 from rules.game.evolve import META_KINDS
 from rules.game.roll_numbers import roll_number, taken_back
@@ -425,11 +426,6 @@ def perform_action(
     )
 
 
-# The commands one tap may send several of (a side's whole placement, VII-C-1):
-# none of them rolls a die.
-BATCHED = frozenset({"place_dice"})
-
-
 def perform_actions(
     game: Game,
     side: str,
@@ -444,7 +440,10 @@ def perform_actions(
     when the rules refuse one, none. Undone together."""
     if not commands or any(c.get("type") not in COMMANDS for c in commands):
         raise GameError(_("Unknown action."))
-    if len(commands) > 1 and any(c["type"] not in BATCHED for c in commands):
+    if len(commands) > 1 and not all(
+        COMMAND_TABLE[c["type"]].batched for c in commands
+    ):
+        # Only the kinds declared ``batched`` (none of them rolls a die).
         # A roll is seeded by its action's count of rolls: one at a time.
         raise GameError(_("These actions are taken one at a time."))
     faces = _check_faces(faces)

@@ -12,6 +12,15 @@ from rules.contact import max_adversaries
 from rules.errors import IllegalAction, _, joined
 from rules.game import state as st
 from rules.game.combat_phase import start_combat_phase
+from rules.game.commands import (
+    WOUND_MODIFIERS,
+    CommandKind,
+    Field,
+    bool_field,
+    choice_field,
+    id_field,
+    ids_field,
+)
 from rules.game.common import (
     Batch,
     Command,
@@ -544,3 +553,88 @@ def set_contact(batch: Batch, side: str, command: Command) -> None:
     )
     if state["phase"] == "combat":
         start_combat_phase(batch)
+
+
+# --- the commands of this phase, each declared once (rules.game.commands) ---
+
+
+class Draw(CommandKind):
+    """IV-B-1: what the side with the floor does."""
+
+    type = "draw"
+    section = "IV-B-1"
+    fields = (
+        choice_field(
+            "action",
+            ("draw", "reserve", "play_reserve", "play_reserve_and_top", "refuse"),
+        ),
+    )
+    legal = staticmethod(legal_draw)
+    apply = staticmethod(draw)
+
+
+class Declare(CommandKind):
+    """IV-B-2: an exclusive action, a walk or a mystic action; ``targets`` for
+    a charge and an engagement."""
+
+    type = "declare"
+    section = "IV-B-2"
+    fields = (
+        id_field("fighter"),
+        choice_field(
+            "action", ("charge", "engagement", "run", "covered_move", "walk", "mystic")
+        ),
+        ids_field("targets", required=False),
+    )
+    legal = staticmethod(legal_declare)
+    apply = staticmethod(declare)
+
+
+class Disengage(CommandKind):
+    """Initiation rules, "Désengagement": by INI (when left out) or FOR."""
+
+    type = "disengage"
+    section = "Initiation, Désengagement"
+    fields = (
+        id_field("fighter"),
+        choice_field("method", ("INI", "FOR"), required=False, assumed="INI"),
+        bool_field("free_side", default=True),
+    )
+    legal = staticmethod(legal_disengage)
+    apply = staticmethod(disengage)
+
+
+class Shoot(CommandKind):
+    """Initiation rules, "Tir"."""
+
+    type = "shoot"
+    section = "Initiation, Tir"
+    fields = (
+        id_field("fighter"),
+        id_field("target"),
+        Field("distance_cm", "float", low=0, high=1000),
+        id_field("nearest_friend", required=False),
+        *WOUND_MODIFIERS,
+    )
+    legal = staticmethod(legal_shoot)
+    apply = staticmethod(shoot)
+
+
+class EndActivation(CommandKind):
+    """IV-B-2: the active side ends its activation."""
+
+    type = "end_activation"
+    section = "IV-B-2"
+    legal = staticmethod(legal_end_activation)
+    apply = staticmethod(end_activation)
+
+
+class SetContact(CommandKind):
+    """II-E: correct the contacts to match the table."""
+
+    type = "set_contact"
+    section = "II-E"
+    anytime = True
+    fields = (id_field("one"), id_field("two"), bool_field("contact"))
+    legal = staticmethod(legal_set_contact)
+    apply = staticmethod(set_contact)

@@ -15,88 +15,39 @@ Tests follow II-A, wounds II-B.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from rules.dice import DiceSource
 from rules.errors import IllegalAction, _
-from rules.game import state as st
-from rules.game.activation_phase import (
-    declare,
-    disengage,
-    draw,
-    end_activation,
-    legal_declare,
-    legal_disengage,
-    legal_draw,
-    legal_end_activation,
-    legal_set_contact,
-    legal_shoot,
-    movement_cm,
-    set_contact,
-    shoot,
+
+# Each phase module declares its commands (rules.game.commands.CommandKind):
+# importing it registers them in COMMAND_TABLE.
+from rules.game import (
+    activation_phase,
+    combat_commands,
+    magic_phase,
+    rolling,
+    strategic_phase,
+    table_rolls,
+    upkeep_phase,
 )
-from rules.game.combat_phase import (
-    ambidextrous,
-    choose_combat,
-    declare_attack,
-    form_combats,
-    initiative,
-    legal_ambidextrous,
-    legal_attack,
-    legal_choose_combat,
-    legal_form_combats,
-    legal_initiative,
-    legal_parry,
-    legal_place_dice,
-    legal_pursue,
-    parry,
-    place_dice,
-    pursue,
+from rules.game import (
+    state as st,
+)
+from rules.game.activation_phase import movement_cm
+from rules.game.commands import (
+    COMMAND_TABLE,
+    CommandKind,
+    bool_field,
+    gems_field,
+    id_field,
+    int_field,
 )
 from rules.game.common import Batch, Command, CountingDice, State, own_fighter
-from rules.game.magic_phase import (
-    call,
-    cast,
-    counter,
-    legal_call,
-    legal_cast,
-    legal_counter,
-)
 from rules.game.pending import choice_odds, who_decides
 from rules.game.roll_numbers import roll_key, roll_number
-from rules.game.rolling import (
-    decide_six,
-    legal_keep,
-    legal_reroll,
-    legal_roll,
-    roll_dice,
-)
-from rules.game.strategic_phase import (
-    choose_first,
-    choose_tactics_fighter,
-    legal_choose_first,
-    legal_choose_tactics_fighter,
-    legal_set_sequence,
-    set_sequence,
-    tactics_candidates,
-)
-from rules.game.table_rolls import (
-    characteristic_test,
-    legal_characteristic_test,
-    legal_scatter,
-    scatter,
-)
-from rules.game.upkeep_phase import (
-    end_effect,
-    legal_end_effect,
-    legal_record_effect,
-    legal_tick_upkeep,
-    record_effect,
-    tick_upkeep,
-    with_rally_item,
-)
+from rules.game.strategic_phase import tactics_candidates
 from rules.magic import MAX_GEMS, normal_reserve
 from rules.melee import house_rulings
 
@@ -116,7 +67,7 @@ def _set_routed(batch: Batch, side: str, command: Command) -> None:
     }
     if routed and state["phase"] == "upkeep":
         # Routed during the upkeep: its rally joins the checklist (IV-D-1).
-        upkeep = with_rally_item(state, command["fighter"])
+        upkeep = upkeep_phase.with_rally_item(state, command["fighter"])
         if upkeep:
             payload["upkeep"] = upkeep
     batch.emit("fighter_changed", payload)
@@ -230,119 +181,58 @@ def _concede(batch: Batch, side: str, command: Command) -> None:
     batch.emit("game_finished", {"reason": "conceded", "winner": st.other(side)})
 
 
-Handler = Callable[[Batch, str, Command], None]
-Legal = Callable[[State, str], list[dict[str, Any]]]
+class SetRouted(CommandKind):
+    """IV-D-1: keep a fighter's rout up to date (its rally joins the upkeep)."""
+
+    type = "set_routed"
+    section = "IV-D-1"
+    anytime = True
+    fields = (id_field("fighter"), bool_field("routed"))
+    legal = staticmethod(_legal_set_routed)
+    apply = staticmethod(_set_routed)
 
 
-@dataclass(frozen=True)
-class CommandKind:
-    """One kind of command: how ``decide`` handles it, when it is legal.
+class SetMystic(CommandKind):
+    """X, XI: keep a magician's mana (gems by element) or a faithful's
+    temporary faith up to date."""
 
-    ``handle(batch, side, command, dice)`` emits the events (or raises
-    ``IllegalAction``); ``legal(state, side)`` lists the commands of this kind
-    ``side`` may send now, in the shape of ``rules.game.legal.legal_actions``.
-    ``anytime`` kinds (conceding, keeping one's own fighters up to date) may
-    be listed while the side waits.
-    """
-
-    handle: Callable[[Batch, str, Command, DiceSource], None]
-    legal: Legal
-    anytime: bool = False
-
-
-def _no_dice(handler: Handler) -> Callable[[Batch, str, Command, DiceSource], None]:
-    def handle(batch: Batch, side: str, command: Command, dice: DiceSource) -> None:
-        handler(batch, side, command)
-
-    return handle
-
-
-COMMAND_TABLE: dict[str, CommandKind] = {}
-
-
-def register_command(
-    kind: str,
-    handle: Callable[[Batch, str, Command, DiceSource], None],
-    legal: Legal,
-    *,
-    anytime: bool = False,
-) -> None:
-    """Add (or replace) a command kind: the one extension point of ``decide``."""
-    COMMAND_TABLE[kind] = CommandKind(handle, legal, anytime)
-
-
-def _register_all() -> None:
-    table: list[tuple[str, Handler, Legal, bool]] = [
-        # Until the Tactics roll, a side may still correct its sequence or
-        # its Tactics fighter while it waits for the other (IV-A-1, IV-A-2).
-        ("set_sequence", set_sequence, legal_set_sequence, True),
-        (
-            "choose_tactics_fighter",
-            choose_tactics_fighter,
-            legal_choose_tactics_fighter,
-            True,
-        ),
-        ("choose_first", choose_first, legal_choose_first, False),
-        ("draw", draw, legal_draw, False),
-        ("declare", declare, legal_declare, False),
-        ("disengage", disengage, legal_disengage, False),
-        ("shoot", shoot, legal_shoot, False),
-        ("end_activation", end_activation, legal_end_activation, False),
-        ("set_contact", set_contact, legal_set_contact, True),
-        ("form_combats", form_combats, legal_form_combats, False),
-        ("choose_combat", choose_combat, legal_choose_combat, False),
-        ("initiative", initiative, legal_initiative, False),
-        ("place_dice", place_dice, legal_place_dice, False),
-        ("attack", declare_attack, legal_attack, False),
-        ("parry", parry, legal_parry, False),
-        ("ambidextrous", ambidextrous, legal_ambidextrous, False),
-        # A freed fighter's pursuit (VII-C-6): listed to its side while the
-        # next combat is picked, whoever picks it.
-        ("pursue", pursue, legal_pursue, True),
-        # X, XI: a spell, the adversary's answer to it, a miracle.
-        ("cast", cast, legal_cast, False),
-        ("counter", counter, legal_counter, False),
-        ("call", call, legal_call, False),
-        ("set_routed", _set_routed, _legal_set_routed, True),
-        ("set_mystic", _set_mystic, _legal_set_mystic, True),
-        ("concede", _concede, _legal_concede, True),
-    ]
-    register_command("roll", roll_dice, legal_roll)
-    register_command(
-        "reroll",
-        lambda batch, side, command, dice: decide_six(batch, side, command, dice, True),
-        legal_reroll,
+    type = "set_mystic"
+    section = "X"
+    anytime = True
+    fields = (
+        id_field("fighter"),
+        int_field("mana", 0, MAX_GEMS, required=False),
+        int_field("faith", 0, MAX_GEMS, required=False),
+        gems_field("gems", "gems:", MAX_GEMS),
     )
-    register_command(
-        "keep",
-        lambda batch, side, command, dice: decide_six(
-            batch, side, command, dice, False
-        ),
-        legal_keep,
-    )
-    for kind, handler, legal, anytime in table:
-        register_command(kind, _no_dice(handler), legal, anytime=anytime)
-    # The upkeep checklist: Régénération/X's roll comes from the game's dice.
-    register_command("tick_upkeep", tick_upkeep, legal_tick_upkeep)
-    # Tests rolled at the table (II-A), the scatter (II-C-5) and lasting
-    # effects (II-C-3): a side may do them whenever nothing is under way.
-    register_command(
-        "characteristic_test",
-        _no_dice(characteristic_test),
-        legal_characteristic_test,
-        anytime=True,
-    )
-    register_command("scatter", scatter, legal_scatter, anytime=True)
-    register_command(
-        "record_effect", _no_dice(record_effect), legal_record_effect, anytime=True
-    )
-    register_command("end_effect", _no_dice(end_effect), legal_end_effect, anytime=True)
+    legal = staticmethod(_legal_set_mystic)
+    apply = staticmethod(_set_mystic)
 
 
-_register_all()
+class Concede(CommandKind):
+    """A side concedes: the other wins."""
 
-# The handlers by kind, as before the command table (read-only view).
-HANDLERS = {kind: entry.handle for kind, entry in COMMAND_TABLE.items()}
+    type = "concede"
+    section = ""
+    anytime = True
+    legal = staticmethod(_legal_concede)
+    apply = staticmethod(_concede)
+
+
+# ``legal_actions`` lists the kinds in the order of the turn: the rolls, the
+# phases, a side's own fighters, the upkeep, the tools at the table.
+_ORDER = [
+    rolling.__name__,
+    strategic_phase.__name__,
+    activation_phase.__name__,
+    combat_commands.__name__,
+    magic_phase.__name__,
+    __name__,
+    upkeep_phase.__name__,
+    table_rolls.__name__,
+]
+for _kind in sorted(COMMAND_TABLE.values(), key=lambda k: _ORDER.index(k.__module__)):
+    COMMAND_TABLE[_kind.type] = COMMAND_TABLE.pop(_kind.type)
 COMMANDS = frozenset(COMMAND_TABLE)
 
 
@@ -409,10 +299,8 @@ def new_game_event(setup: Mapping[str, Any]) -> dict[str, Any]:
 __all__ = [
     "COMMANDS",
     "COMMAND_TABLE",
-    "HANDLERS",
     "CommandKind",
     "decide_and_fold",
-    "register_command",
     "choice_odds",
     "decide",
     "movement_cm",

@@ -31,6 +31,16 @@ from typing import Any
 from rules import magic
 from rules.errors import IllegalAction, _
 from rules.game import state as st
+from rules.game.commands import (
+    MAX_DIFFICULTY,
+    MAX_TEXT,
+    CommandKind,
+    bool_field,
+    gems_field,
+    id_field,
+    int_field,
+    text_field,
+)
 from rules.game.common import (
     Batch,
     Command,
@@ -44,7 +54,6 @@ from rules.game.common import (
 
 SECTION_SPELL = "X"
 SECTION_MIRACLE = "XI"
-MAX_DIFFICULTY = 30
 
 # A spell's duration as printed (rules.magic.DURATION_KINDS) -> a lasting
 # effect's (rules.game.upkeep_phase.DURATIONS); an instant spell lasts not.
@@ -976,6 +985,52 @@ def legal_call(state: State, side: str) -> list[dict[str, Any]]:
                 }
             )
     return entries
+
+
+# --- the commands of this phase, each declared once (rules.game.commands) ---
+
+
+class Cast(CommandKind):
+    """X: a magician's spell; ``extra``: the mastery gems, one more die each;
+    ``difficulty``: typed when the spell's is a formula."""
+
+    type = "cast"
+    section = "X"
+    fields = (
+        id_field("fighter"),
+        text_field("spell", MAX_TEXT, required=True),
+        gems_field("extra", "extra:", magic.MAX_EXTRA_GEMS),
+        id_field("target", required=False),
+        int_field("difficulty", 1, MAX_DIFFICULTY, required=False),
+    )
+    legal = staticmethod(legal_cast)
+    apply = staticmethod(cast)
+
+
+class Counter(CommandKind):
+    """X: the adversary's magician pays the opposed gems (``pay``) or not."""
+
+    type = "counter"
+    section = "X"
+    fields = (id_field("fighter"), bool_field("pay"))
+    legal = staticmethod(legal_counter)
+    apply = staticmethod(counter)
+
+
+class Call(CommandKind):
+    """XI: a faithful's miracle, with its ``fervour`` (temporary faith)."""
+
+    type = "call"
+    section = "XI"
+    fields = (
+        id_field("fighter"),
+        text_field("miracle", MAX_TEXT, required=True),
+        int_field("fervour", 1, 99, required=False),
+        id_field("target", required=False),
+        int_field("difficulty", 1, MAX_DIFFICULTY, required=False),
+    )
+    legal = staticmethod(legal_call)
+    apply = staticmethod(call)
 
 
 __all__ = [

@@ -16,6 +16,7 @@ from rules.errors import IllegalAction, _
 from rules.game import combat_phase
 from rules.game import state as st
 from rules.game.activation_phase import maybe_end_activation_phase, movement_cm
+from rules.game.commands import CommandKind
 from rules.game.common import (
     Batch,
     Command,
@@ -351,3 +352,44 @@ def _check_wipe_out(batch: Batch) -> bool:
     winner = None if len(gone) == 2 else st.other(gone[0])
     batch.emit("game_finished", {"reason": "wiped_out", "winner": winner})
     return True
+
+
+# --- the commands of this phase, each declared once (rules.game.commands) ---
+
+
+class Roll(CommandKind):
+    """Roll what the game waits for (a test, a Tactics roll, a split, a wound)."""
+
+    type = "roll"
+    section = "II-A"
+    rolls = True
+    legal = staticmethod(legal_roll)
+    apply = staticmethod(roll_dice)
+
+
+def reroll(batch: Batch, side: str, command: Command, dice: DiceSource) -> None:
+    decide_six(batch, side, command, dice, True)
+
+
+def keep(batch: Batch, side: str, command: Command, dice: DiceSource) -> None:
+    decide_six(batch, side, command, dice, False)
+
+
+class Reroll(CommandKind):
+    """II-A-1: a six is rerolled."""
+
+    type = "reroll"
+    section = "II-A-1"
+    rolls = True
+    legal = staticmethod(legal_reroll)
+    apply = staticmethod(reroll)
+
+
+class Keep(CommandKind):
+    """II-A-1: a six is kept."""
+
+    type = "keep"
+    section = "II-A-1"
+    rolls = True
+    legal = staticmethod(legal_keep)
+    apply = staticmethod(keep)

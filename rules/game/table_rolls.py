@@ -23,6 +23,14 @@ from rules.checks import OpposedRoll
 from rules.dice import DiceExhausted, DiceSource
 from rules.errors import IllegalAction, _
 from rules.game import state as st
+from rules.game.commands import (
+    MAX_DIFFICULTY,
+    CommandKind,
+    choice_field,
+    id_field,
+    int_field,
+    text_field,
+)
 from rules.game.common import (
     Batch,
     Command,
@@ -39,7 +47,6 @@ from rules.scatter import scatter_from_faces
 from rules.several_dice import MAX_DICE, DiceTest, dice_test_choice, dice_test_success
 
 USES = ("courage", "rally", "spell", "miracle", "skill", "other")
-MAX_DIFFICULTY = 30
 MAX_MODIFIER = 10
 MAX_LABEL = 60
 FEAR_CONVENTION = "IX"  # the fear chapter, not among the seeds: table convention
@@ -464,3 +471,45 @@ def legal_scatter(state: State, side: str) -> list[dict[str, Any]]:
     if state["phase"] == "finished" or state["pending"]:
         return []
     return [{"type": "scatter"}]
+
+
+# --- the commands of this phase, each declared once (rules.game.commands) ---
+
+# Tests rolled at the table (II-A) and the scatter (II-C-5): a side may roll
+# them whenever nothing is under way.
+
+
+class CharacteristicTest(CommandKind):
+    """II-A: a test of any characteristic of one's own fighter, against a
+    difficulty (with several dice, II-A-2) or opposed to an adversary
+    (II-A-3); ``cost``: a spell's mana or a miracle's faith, spent now."""
+
+    type = "characteristic_test"
+    section = "II-A"
+    anytime = True
+    fields = (
+        id_field("fighter"),
+        choice_field("characteristic", st.CHARACTERISTICS),
+        int_field("difficulty", 1, MAX_DIFFICULTY, required=False),
+        id_field("opponent", required=False),
+        choice_field("opponent_characteristic", st.CHARACTERISTICS, required=False),
+        int_field("dice", 1, MAX_DICE, required=False, default=1),
+        int_field("modifier", -10, 10, required=False, default=0),
+        choice_field("use", USES, assumed="other"),
+        text_field("label"),
+        int_field("cost", 0, 99, required=False),
+    )
+    legal = staticmethod(legal_characteristic_test)
+    apply = staticmethod(characteristic_test)
+
+
+class Scatter(CommandKind):
+    """II-C-5: the distance and the direction of a scatter."""
+
+    type = "scatter"
+    section = "II-C-5"
+    anytime = True
+    rolls = True
+    fields = (text_field("label"),)
+    legal = staticmethod(legal_scatter)
+    apply = staticmethod(scatter)

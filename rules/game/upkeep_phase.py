@@ -19,6 +19,17 @@ from typing import Any
 
 from rules.errors import IllegalAction, Words, _
 from rules.game import state as st
+from rules.game.commands import (
+    MAX_DIFFICULTY,
+    MAX_KEY,
+    CommandKind,
+    bool_field,
+    choice_field,
+    gems_field,
+    id_field,
+    int_field,
+    text_field,
+)
 from rules.game.common import (
     Batch,
     Command,
@@ -882,3 +893,59 @@ def legal_end_effect(state: Mapping[str, Any], side: str) -> list[dict[str, Any]
         if e["side"] == side and f"effect:{e['id']}" not in waiting
     ]
     return [{"type": "end_effect", "choices": {"effect": ids}}] if ids else []
+
+
+# --- the commands of this phase, each declared once (rules.game.commands) ---
+
+
+class TickUpkeep(CommandKind):
+    """IV-D: the next item of the upkeep checklist (its owner's, IV-D-3);
+    ``pay``: an upkept effect paid, or let end; ``difficulty`` is not read
+    (the ruling "rally_difficulty" sets it); ``all_markers``: every marker of
+    the side; ``gems``: the gems a magician recovers (X-G-1)."""
+
+    type = "tick_upkeep"
+    section = "IV-D"
+    rolls = True  # Régénération/X's roll comes from the game's dice
+    fields = (
+        text_field("key", MAX_KEY, required=True),
+        bool_field("rallied"),
+        int_field("value", 0, 99, required=False),
+        bool_field("pay"),
+        bool_field("all_markers"),
+        int_field("difficulty", 1, MAX_DIFFICULTY, required=False),
+        gems_field("gems", "gems:", 99),
+    )
+    legal = staticmethod(legal_tick_upkeep)
+    apply = staticmethod(tick_upkeep)
+
+
+class RecordEffect(CommandKind):
+    """II-C-3: a lasting effect on a fighter, its duration and upkeep."""
+
+    type = "record_effect"
+    section = "II-C-3"
+    anytime = True
+    fields = (
+        id_field("fighter"),
+        text_field("name", required=True),
+        choice_field("kind", EFFECT_KINDS),
+        choice_field("duration", DURATIONS),
+        bool_field("active"),
+        int_field("turns", 1, MAX_EFFECT_TURNS, required=False),
+        int_field("cost", 0, 99, required=False),
+        id_field("caster", required=False),
+    )
+    legal = staticmethod(legal_record_effect)
+    apply = staticmethod(record_effect)
+
+
+class EndEffect(CommandKind):
+    """II-C-3: the owner ends a lasting effect."""
+
+    type = "end_effect"
+    section = "II-C-3"
+    anytime = True
+    fields = (text_field("effect", required=True),)
+    legal = staticmethod(legal_end_effect)
+    apply = staticmethod(end_effect)
