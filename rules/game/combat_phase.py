@@ -81,11 +81,11 @@ from rules.melee import (
     validate_combats,
     war_fury_qualifies,
 )
-from rules.several_dice import MAX_DICE, dice_test_success
+from rules.several_dice import MAX_TEST_DICE, dice_test_success
 
 # One parry rolls at most this many dice (II-A-2's exact odds enumerate every
 # throw); more defence dice committed to one parry would change little.
-MAX_PARRY_DICE = MAX_DICE
+MAX_PARRY_DICE = MAX_TEST_DICE
 
 
 def ruling(state: State, name: str) -> str:

@@ -44,7 +44,12 @@ from rules.game.common import (
 )
 from rules.game.pending import opposed_resolution, test_resolution
 from rules.scatter import scatter_from_faces
-from rules.several_dice import MAX_DICE, DiceTest, dice_test_choice, dice_test_success
+from rules.several_dice import (
+    MAX_TEST_DICE,
+    DiceTest,
+    dice_test_choice,
+    dice_test_success,
+)
 
 USES = ("courage", "rally", "spell", "miracle", "skill", "other")
 MAX_MODIFIER = 10
@@ -179,7 +184,7 @@ def characteristic_test(batch: Batch, side: str, command: Command) -> None:
     count = whole_between(
         command.get("dice", 1) or 1,
         1,
-        MAX_DICE,
+        MAX_TEST_DICE,
         _("A test rolls {low} to {high} dice (II-A-2)."),
     )
     # A refusal below discards this with the rest: nothing is spent then.
@@ -493,7 +498,7 @@ class CharacteristicTest(CommandKind):
         int_field("difficulty", 1, MAX_DIFFICULTY, required=False),
         id_field("opponent", required=False),
         choice_field("opponent_characteristic", st.CHARACTERISTICS, required=False),
-        int_field("dice", 1, MAX_DICE, required=False, default=1),
+        int_field("dice", 1, MAX_TEST_DICE, required=False, default=1),
         int_field("modifier", -10, 10, required=False, default=0),
         choice_field("use", USES, assumed="other"),
         text_field("label"),

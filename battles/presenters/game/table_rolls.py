@@ -28,7 +28,7 @@ from rules.game.upkeep_phase import (
     rally_certain,
     rally_difficulty,
 )
-from rules.several_dice import MAX_DICE
+from rules.several_dice import MAX_TEST_DICE
 
 USE_WORDS = {
     "courage": _("Courage against fear"),
@@ -231,7 +231,7 @@ def side_tag(label: str, side: str) -> str:
 def test_form(state: Mapping[str, Any], side: str, caster: str = "") -> dict:
     """What the "roll a test" form offers: a side tests its own living
     fighters (II-A); an opposed test picks any living adversary (II-A-3);
-    several dice up to ``MAX_DICE`` (II-A-2). ``caster``: a fighter that just
+    several dice up to ``MAX_TEST_DICE`` (II-A-2). ``caster``: a fighter that just
     declared its mystic action, chosen with its spell (POU) or miracle (FOI)."""
     chosen = {"fighter": "", "code": "COU", "use": "other", "reserve": None}
     if caster in st.fighters_of(state, side):
@@ -263,7 +263,7 @@ def test_form(state: Mapping[str, Any], side: str, caster: str = "") -> dict:
         "opponents": theirs,
         "codes": st.CHARACTERISTICS,
         "uses": [(u, str(USE_WORDS[u])) for u in USES],
-        "max_dice": MAX_DICE,
+        "max_dice": MAX_TEST_DICE,
         "chosen": chosen,
     }
 
