@@ -21,6 +21,7 @@ from battles.forms.games import (
     LastingEffectForm,
     ScatterForm,
 )
+from battles.services.games import TABLE_COMMANDS
 from battles.validation import (
     FieldError,
     check_float,
@@ -157,17 +158,19 @@ def _fields(data: QueryDict, command_type: str) -> dict[str, Any]:
     if command_type in FORM_COMMANDS:
         return _form_command(FORM_COMMANDS[command_type], data)
     fields = {}
-    for spec in COMMAND_TABLE[command_type].fields:
+    declared = COMMAND_TABLE.get(command_type) or TABLE_COMMANDS[command_type]
+    for spec in declared.fields:
         value = _value(data, spec)
         if value is not None:
             fields[spec.name] = value
     return fields
 
 
-def parse_tap(data: QueryDict, default_side: str | None) -> Tap:
-    """The tap a form posted; ``FieldError`` for anything malformed."""
-    command_type = data.get("type", "")
-    if command_type not in COMMAND_TABLE:
+def parse_tap(data: QueryDict, default_side: str | None, default_type: str = "") -> Tap:
+    """The tap a form posted; ``FieldError`` for anything malformed.
+    ``default_type``: the command of a URL that names it (``/undo``)."""
+    command_type = data.get("type") or default_type
+    if command_type not in COMMAND_TABLE and command_type not in TABLE_COMMANDS:
         raise FieldError(_("Unknown action."), "type")
     side = data.get("side") or default_side or ""
     if side not in ("a", "b"):

@@ -144,8 +144,12 @@ class CommandKind:
     - ``batched``: several may come in one tap, applied as one action (a
       side's whole placement, VII-C-1).
 
-    A subclass that names its ``type`` is registered as it is declared.
+    A subclass that names its ``type`` is registered as it is declared, in
+    its ``registry`` (the rules' ``COMMAND_TABLE``, unless a family of
+    commands that ``decide`` never sees keeps a table of its own).
     """
+
+    registry: ClassVar[dict[str, type[CommandKind]]] = COMMAND_TABLE
 
     type: ClassVar[str] = ""
     section: ClassVar[str] = ""
@@ -159,7 +163,7 @@ class CommandKind:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.type:
-            COMMAND_TABLE[cls.type] = cls
+            cls.registry[cls.type] = cls
 
     @classmethod
     def field(cls, name: str) -> Field | None:
