@@ -1,15 +1,20 @@
-"""The commands of the combat phase (IV-C, VII-C), each declared once.
+"""The commands of the combat phase (IV-C, VII-C), each declared once, and
+what follows its rolls.
 
 They sit beside ``rules.game.combat_phase``, whose functions check and apply
-them; the declarations register themselves in ``rules.game.commands``.
+them; the declarations register themselves in ``rules.game.commands``, and
+the end of a parry's roll and the odds of a six on an attack against a parry
+in ``rules.game.follows``.
 """
 
 from __future__ import annotations
 
 from rules.game.combat_phase import (
     ambidextrous,
+    blow_lands_choice,
     choose_combat,
     declare_attack,
+    defence_finished,
     form_combats,
     initiative,
     legal_ambidextrous,
@@ -35,7 +40,13 @@ from rules.game.commands import (
     id_field,
     int_field,
 )
+from rules.game.follows import follows
 from rules.melee import MAX_COMBAT_DICE
+
+# A parry's roll ends in the combat (VII-C-4); a six on an attack against a
+# committed parry shows the chance the blow lands.
+follows("defence_finished")(defence_finished)
+follows("blow_lands_choice")(blow_lands_choice)
 
 
 class FormCombats(CommandKind):

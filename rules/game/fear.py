@@ -49,6 +49,8 @@ from typing import Any
 from rules import odds
 from rules.game import state as st
 from rules.game.common import Batch, State, fraction_text, label_of
+from rules.game.follows import follows
+from rules.game.table_rolls import check_pending
 from rules.melee import HOUSE_RULINGS, ability
 from rules.several_dice import dice_test_success
 from rules.tactics import parse_skill
@@ -108,6 +110,7 @@ def immune_to(state: State, fighter_id: str, fear: int) -> bool:
     return fear <= resisted["fear"]
 
 
+@follows("resisted_after")
 def resisted_after(state: State, fighter_id: str, fear: int) -> dict[str, Any]:
     """The fighter's record of fears resisted once it passed a test against
     ``fear``: the highest of the game and of this turn (read by ``immune_to``)."""
@@ -264,7 +267,6 @@ def _certain_payload(state: State, test: dict[str, Any]) -> dict[str, Any]:
 
 
 def _pending(state: State, test: dict[str, Any]) -> dict[str, Any]:
-    from rules.game.table_rolls import check_pending
 
     extra: dict[str, Any] = {"prompted": True, "feared": test["feared"], "fear": True}
     if "charge" in test:
@@ -293,6 +295,7 @@ def _pending(state: State, test: dict[str, Any]) -> dict[str, Any]:
     return pending
 
 
+@follows("courage_finished")
 def courage_finished(batch: Batch, context: dict[str, Any], success: bool) -> None:
     """A prompted Courage test is rolled: a failure routs the fighter (§3
     [read]); a charger that fails follows ``failed_charge``; the next test

@@ -42,6 +42,7 @@ from rules.game.common import (
     require_no_pending,
     whole_between,
 )
+from rules.game.follows import follows, then
 from rules.game.pending import opposed_resolution, test_resolution
 from rules.scatter import scatter_from_faces
 from rules.several_dice import (
@@ -327,6 +328,7 @@ def decide_check(
     _progress(batch, pending, roll, list(roll.faces[len(before.faces) :]), reroll)
 
 
+@follows("check_choice")
 def check_choice(pending: Mapping[str, Any]) -> dict[str, str] | None:
     """The odds of keeping and of rerolling the six(es) showing."""
     roll = DiceTest.from_dict(pending["roll"])
@@ -354,16 +356,12 @@ def _progress(
     if not roll.finished:
         return
     if pending["purpose"] == "defence":  # a parry in a combat (VII-C-4)
-        from rules.game.combat_phase import defence_finished
-
-        defence_finished(batch, pending, roll)
+        then("defence_finished")(batch, pending, roll)
         return
     context = pending["context"]
     success = roll.winning
     if context.get("cast") or context.get("call"):  # X, XI: the natural 1 ruling
-        from rules.game.magic_phase import mystic_success
-
-        success = mystic_success(batch.state, roll.natural, success)
+        success = then("mystic_success")(batch.state, roll.natural, success)
     batch.emit(
         "test_resolved",
         test_resolution(
@@ -379,17 +377,11 @@ def _progress(
         ),
     )
     if context.get("fear"):  # a Courage test on a charge (IX)
-        from rules.game.fear import courage_finished
-
-        courage_finished(batch, context, success)
+        then("courage_finished")(batch, context, success)
     if context.get("cast") or context.get("call"):  # a spell or miracle (X, XI)
-        from rules.game.magic_phase import mystic_finished
-
-        mystic_finished(batch, context, success)
+        then("mystic_finished")(batch, context, success)
     if context.get("upkeep_key"):
-        from rules.game.upkeep_phase import finish_rally
-
-        finish_rally(batch, context["upkeep_key"], success)
+        then("finish_rally")(batch, context["upkeep_key"], success)
 
 
 def opposed_finished(batch: Batch, pending: Mapping[str, Any], roll: OpposedRoll):

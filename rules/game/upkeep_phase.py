@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from rules import magic
+from rules.effects import MAX_EFFECTS
 from rules.errors import IllegalAction, Words, _
 from rules.game import state as st
 from rules.game.commands import (
@@ -39,6 +41,10 @@ from rules.game.common import (
     require_phase,
     whole_between,
 )
+from rules.game.follows import follows, then
+from rules.game.table_rolls import check_pending
+from rules.melee import HOUSE_RULINGS
+from rules.odds import test_success
 from rules.tactics import parse_skill
 from rules.upkeep import UpkeepFighter, UpkeepStep, upkeep_checklist
 
@@ -46,7 +52,6 @@ STEP_ORDER = [step.name.lower() for step in UpkeepStep]
 EFFECT_KINDS = ("harmful", "skill", "spell", "miracle", "other")
 DURATIONS = ("end_of_turn", "turns", "permanent", "upkeep")
 MAX_EFFECT_TURNS = 20
-MAX_EFFECTS = 60
 MAX_NAME = 60
 # XII (the skills) is not among the seeds: how Régénération/X heals is the
 # table's convention, cited as such.
@@ -307,9 +312,7 @@ def _tick(
         and fighter_id
         and state["fighters"][fighter_id].get("gems") is not None
     ):
-        from rules.game.magic_phase import recovery
-
-        extra["reserve"] = recovery(state, fighter_id, command.get("gems"))
+        extra["reserve"] = then("recovery")(state, fighter_id, command.get("gems"))
         if extra["reserve"]["after"] != extra["reserve"]["before"]:
             after = extra["reserve"]["after"]
             changes.append({"fighter": fighter_id, "changes": {"gems": after}})
@@ -352,9 +355,7 @@ def reserve_bounds(state: Mapping[str, Any], item: Mapping[str, Any]) -> dict:
         "characteristic": code,
     }
     if item["step"] == "faith":
-        from rules.game.magic_phase import new_faith_bounds
-
-        bounds.update(new_faith_bounds(state, item["fighter"]))
+        bounds.update(then("new_faith_bounds")(state, item["fighter"]))
     return bounds
 
 
@@ -433,8 +434,6 @@ def _start_rally_test(
     With "highest_fear" and no frightening adversary left, it rallies
     without a test.
     """
-    from rules.game.table_rolls import check_pending
-
     difficulty = rally_difficulty(batch.state, item["fighter"])
     courage = st.value_of(batch.state, item["fighter"], "COU")
     certain = difficulty is not None and rally_certain(courage, difficulty)
@@ -463,6 +462,7 @@ def _start_rally_test(
     )
 
 
+@follows("finish_rally")
 def finish_rally(batch: Batch, key: str, rallied: bool) -> None:
     """The rally test is rolled: tick the item, the fighter rallies or not."""
     item = next(i for i in batch.state["upkeep"]["items"] if i["key"] == key)
@@ -524,8 +524,6 @@ def with_rally_item(state: Mapping[str, Any], fighter_id: str) -> dict | None:
 
 def rally_certain(courage: int | None, difficulty: int) -> bool:
     """Whether 1d6 + COU cannot miss the rally's difficulty (II-A-4)."""
-    from rules.odds import test_success
-
     return courage is not None and test_success(int(courage), difficulty) == 1
 
 
@@ -533,8 +531,6 @@ def rally_difficulty(state: Mapping[str, Any], fighter_id: str) -> int | None:
     """The rally test's difficulty under the house ruling ``rally_difficulty``:
     a fixed number, or the highest PEUR among the fighter's living adversaries
     (None when none has a PEUR: it rallies without a test)."""
-    from rules.melee import HOUSE_RULINGS
-
     chosen = (state.get("house_rulings") or {}).get(
         "rally_difficulty", HOUSE_RULINGS["rally_difficulty"].default
     )
@@ -613,8 +609,6 @@ def _effect_upkeep(
         ):
             # II-C-3: "X gems of the spell's element" (a neutral gem when the
             # effect has no element on record).
-            from rules import magic
-
             due = {effect.get("element") or magic.NEUTRAL: effect["cost"]}
             if caster["eliminated"] or not magic.can_pay(caster["gems"], due):
                 raise IllegalAction(
@@ -820,8 +814,6 @@ def _legal_tick(state: Mapping[str, Any], item: Mapping[str, Any]) -> dict[str, 
                 and reserve >= effect["cost"]
             )
             if caster.get("gems") is not None and effect["resource"] == "mana":
-                from rules import magic
-
                 due = {effect.get("element") or magic.NEUTRAL: effect["cost"]}
                 affordable = not caster["eliminated"] and magic.can_pay(
                     caster["gems"], due
