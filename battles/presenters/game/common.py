@@ -17,7 +17,7 @@ from django.utils.formats import number_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from battles.presenters.words import CONDITIONS, side_word
+from battles.presenters.words import CONDITIONS, gem_words, side_word
 from rules.game import state as st
 
 SHOWN_CHARACTERISTICS = ("MOU", "INI", "ATT", "FOR", "DEF", "RES", "TIR", "DIS")
@@ -122,8 +122,6 @@ def fighter_view(state: Mapping[str, Any], fighter_id: str) -> FighterView:
 def _gems(gems: Mapping[str, int] | None) -> str:
     if gems is None:
         return ""
-    from battles.presenters.game.magic import gem_words
-
     return gem_words(gems)
 
 
