@@ -20,6 +20,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from battles.live.push import new_tap_key
 from battles.presenters.game import (
     activation,
     combat,
@@ -35,7 +36,6 @@ from battles.presenters.game.common import (
     changed_fighters,
     fighters_by_side,
     flee_choices,
-    new_tap_key,
     percent,
     waiting_on,
 )

@@ -6,7 +6,6 @@ A ``Panel`` is the part of the board where this phone acts (or waits). Its
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -175,11 +174,6 @@ def french() -> bool:
 
 def labels(state: Mapping[str, Any]) -> dict[str, str]:
     return {f: data["label"] for f, data in state["fighters"].items()}
-
-
-def new_tap_key() -> str:
-    """An idempotency key for one rendered button (a double tap applies once)."""
-    return secrets.token_urlsafe(12)
 
 
 def wait_panel(side: str | None, what: str, section: str = "") -> Panel:
