@@ -8,7 +8,7 @@ of band) once for each *viewpoint* watching it: side A, side B, the
 spectators, each in its language. Every stream of that viewpoint then sends
 it (DESIGN: "Live updates"); a spectator's render is the spectators' view
 (no private card), however many they are. The render itself is a
-presenter's (``battles.presenters.game.push.render_changes``), handed to the
+presenter's (``battles.presenters.push.render_changes``), handed to the
 stream by the view that opens it: ``live/`` carries messages, it renders
 nothing.
 

@@ -19,11 +19,13 @@ from django_htmx.http import HttpResponseClientRedirect
 from battles.forms.games import NewGameForm
 from battles.identity import requester
 from battles.models.games import Game
-from battles.presenters.game import build_board, floor_side, whole_log_page
+from battles.presenters.board import build_board, whole_log_page
+from battles.presenters.game import floor_side
 from battles.presenters.game_list import game_lines
 from battles.presenters.story import story_verdict
 from battles.presenters.words import rules_text
 from battles.services import games as services
+from battles.services.boards import board_read, log_read
 from battles.services.fighter_rows import readable_sequences
 from battles.taps import parse_since, parse_tap
 from battles.validation import FieldError
@@ -69,7 +71,12 @@ def board_context(request: HttpRequest, game: Game, viewer: Viewer, **extra) -> 
     side = _acting_side(request, game, viewer)
     draft = _draft(request, game, side)
     holding = request.session.get(VIEW_AS_KEY.format(pk=game.pk))
-    return build_board(game, viewer, side=side, holding=holding, draft=draft, **extra)
+    read = board_read(
+        game, viewer, side, since=extra.get("since"), added=extra.get("added", ())
+    )
+    return build_board(
+        game, viewer, read, side=side, holding=holding, draft=draft, **extra
+    )
 
 
 def _render_board(request, game, viewer, *, status=200, **extra) -> HttpResponse:
@@ -335,7 +342,7 @@ def game_log(request: HttpRequest, public_id: str) -> HttpResponse:
     context = {
         "game": game,
         **whole_log_page(
-            game,
+            log_read(game),
             viewer,
             order=request.GET.get("order", ""),
             fighter=request.GET.get("fighter", ""),

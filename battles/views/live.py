@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET
 
 from battles.identity import Viewer
 from battles.live.stream import hang_up, seen_version, version_events
-from battles.presenters.game.push import render_changes
+from battles.presenters.push import render_changes
 from battles.views.access import get_game_for_viewer
 
 

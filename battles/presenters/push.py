@@ -17,8 +17,9 @@ from django.utils import translation
 from battles.identity import Viewer
 from battles.live.push import CSRF_PLACEHOLDER, TAP_PLACEHOLDER
 from battles.models.games import Game
-from battles.presenters.game import build_board
+from battles.presenters.board import build_board
 from battles.services import games as services
+from battles.services.boards import board_read
 
 # Panels that show a draft kept in the phone's session: fetched, never pushed.
 SESSION_PANELS = frozenset({"strategic"})
@@ -40,7 +41,10 @@ def render_changes(
     for viewpoint in viewpoints:
         side = viewpoint.side
         with translation.override(viewpoint.language):
-            context = build_board(game, viewpoint, side=side, since=base, before=before)
+            read = board_read(game, viewpoint, side, since=base)
+            context = build_board(
+                game, viewpoint, read, side=side, since=base, before=before
+            )
             if side is not None and context["panel"].kind in SESSION_PANELS:
                 continue
             context["tap"] = TAP_PLACEHOLDER
