@@ -33,6 +33,7 @@ from battles.models.games import (
     SeatRole,
 )
 from battles.services.fighter_rows import add_rows_to_summary, sync_rows
+from battles.services.mystic import mystic_setup
 from battles.services.once import once
 from battles.services.quotas import spend, who
 from battles.validation import FieldError, check_faces
@@ -160,8 +161,6 @@ def _mystic_card(army_card, card) -> dict[str, Any]:
 def mystic_of(*armies: Army) -> dict[str, Any]:
     """``setup["spells"]`` and ``setup["miracles"]``: every spell and miracle
     the armies' cards know, as the rules read them."""
-    from battles.services.mystic import mystic_setup
-
     spells: dict[str, Any] = {}
     miracles: dict[str, Any] = {}
     for army in armies:

@@ -28,6 +28,7 @@ from rules.game.upkeep_phase import (
     item_side,
     rally_certain,
     rally_difficulty,
+    regeneration_odds,
 )
 from rules.several_dice import MAX_TEST_DICE
 
@@ -332,8 +333,6 @@ def upkeep_extras(
         wounded = state["fighters"][fighter]["steps"] > 0
         extras["regeneration"] = item["regeneration"] if wounded else None
         if wounded:
-            from rules.game.upkeep_phase import regeneration_odds
-
             extras["regeneration_odds"] = percent(
                 regeneration_odds(item["regeneration"])
             )
