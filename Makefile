@@ -57,13 +57,15 @@ bench: $(VENV)/.dev-installed
 	@if [ -n "$(BENCH_POSTGRES_URL)" ]; then echo "== tests/bench/bench_game.py (PostgreSQL)"; \
 	  DATABASE_URL="$(BENCH_POSTGRES_URL)" $(PY) tests/bench/bench_game.py || exit 1; fi
 
-## Production-like serving (see README): collect static files, then uvicorn workers.
-## Both `run` and `serve-prod` go through confrontation_site/serve.py: proxy headers
-## are ignored unless BEHIND_TLS_PROXY=true, then trusted only from PROXY_ADDRESS.
+## Production-like serving (see README): collect static files, then uvicorn workers
+## (WEB_CONCURRENCY or UVICORN_WORKERS, else one; several need LIVE_BUS=postgres
+## or redis). Both `run` and `serve-prod` go through confrontation_site/serve.py:
+## proxy headers are ignored unless BEHIND_TLS_PROXY=true, then trusted only from
+## PROXY_ADDRESS.
 serve-prod: $(VENV)/.run-installed
 	DEBUG=false $(PY) manage.py collectstatic --noinput
 	DEBUG=false $(PY) manage.py migrate --noinput
-	DEBUG=false $(PY) -m confrontation_site.serve --host $(HOST) --port $(PORT) --workers $${WEB_CONCURRENCY:-2} --timeout-graceful-shutdown 10
+	DEBUG=false $(PY) -m confrontation_site.serve --host $(HOST) --port $(PORT) --timeout-graceful-shutdown 10
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .hypothesis

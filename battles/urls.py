@@ -356,3 +356,18 @@ urlpatterns += [
         name="tournament_t3_csv",
     ),
 ]
+
+# --- Spells and miracles typed and imported in the app (issue #32) --------------
+from battles.views import mystic  # noqa: E402
+
+urlpatterns += [
+    path("armies/mystic/", mystic.mystic_list, name="mystic"),
+    path("armies/mystic/import/", mystic.mystic_import, name="mystic-import"),
+    path("armies/mystic/<str:kind>/new/", mystic.mystic_edit, name="mystic-new"),
+    path("armies/mystic/<str:kind>/<int:pk>/", mystic.mystic_edit, name="mystic-edit"),
+    path(
+        "armies/mystic/<str:kind>/<int:pk>/delete/",
+        mystic.mystic_delete,
+        name="mystic-delete",
+    ),
+]

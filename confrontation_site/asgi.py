@@ -27,6 +27,15 @@ sync_views = SyncViews(get_wsgi_application())
 connections.install()  # bounded waits for a request head, rate-limited log lines
 
 
+def _end_streams() -> None:
+    from battles.live.stream import end_all
+
+    end_all()
+
+
+connections.on_shutdown.append(_end_streams)  # Ctrl-C: the streams end at once
+
+
 def is_async_view(path: str) -> bool:
     """Does ``path`` lead to an async view (a live stream)?"""
     try:

@@ -18,16 +18,19 @@ forge a new address with every request. Here:
 
 It also refuses what cannot work and bounds the waits:
 
-- more than one worker process (``--workers`` or ``WEB_CONCURRENCY``) with
-  ``LIVE_BUS=memory``: a tap would reach a phone on another process only at
-  the next heartbeat; it says to use the PostgreSQL or Redis bus instead;
-- Ctrl-C (SIGINT) with phones connected: their streams are closed after
-  ``GRACEFUL_SECONDS`` instead of uvicorn waiting for them (minutes);
-- connections: the open-file limit is raised to the system's hard limit
-  (1,024 half-open connections no longer exhaust it) and at most
-  ``CONCURRENCY_LIMIT`` are served at once (503 past it); the line uvicorn
-  logs for each refused one is rate-limited, and a connection that sends no
-  request head in time is closed (``confrontation_site.connections``).
+- more than one worker process (``--workers``, ``WEB_CONCURRENCY`` or
+  ``UVICORN_WORKERS``, the ways uvicorn takes) with ``LIVE_BUS=memory``: a
+  tap would reach a phone on another process only at the next heartbeat; it
+  says to use the PostgreSQL or Redis bus instead. The number checked is
+  then given to uvicorn as ``--workers``, so nothing else can change it;
+- Ctrl-C (SIGINT) with phones connected: their streams end as the server
+  starts shutting down (``confrontation_site.connections.on_shutdown``),
+  and whatever is left is cut after ``GRACEFUL_SECONDS``;
+- connections: the open-file limit is raised to the system's hard limit,
+  at most ``CONCURRENCY_LIMIT`` are served at once (503 past it) and
+  ``CONNECTIONS_PER_ADDRESS`` from one address; slow heads and bodies are
+  closed and repeated warnings rate-limited (``confrontation_site.
+  connections``, on uvicorn's h11 protocol, which is why ``--http h11``).
 """
 
 from __future__ import annotations
@@ -81,12 +84,29 @@ def option_value(options: Sequence[str], name: str) -> str | None:
     return found
 
 
+# Every way uvicorn takes a number of processes, in its order: the option,
+# then WEB_CONCURRENCY, then UVICORN_WORKERS (click's UVICORN_ prefix).
+WORKER_SOURCES = ("--workers", "WEB_CONCURRENCY", "UVICORN_WORKERS")
+
+
 def worker_count(environ: Mapping[str, str], options: Sequence[str]) -> int:
-    raw = option_value(options, "--workers") or environ.get("WEB_CONCURRENCY") or "1"
-    try:
-        return int(raw)
-    except ValueError:
-        sys.exit(f"Configuration error: --workers must be a number, not {raw!r}.")
+    """How many processes uvicorn would start; ``command`` then names that
+    number on the command line, so no other source can change it."""
+    for source in WORKER_SOURCES:
+        if source.startswith("--"):
+            raw = option_value(options, source)
+        else:
+            raw = (environ.get(source) or "").strip() or None
+        if raw is None:
+            continue
+        try:
+            count = int(raw)
+        except ValueError:
+            sys.exit(f"Configuration error: {source} must be a number, not {raw!r}.")
+        if count < 1:
+            sys.exit(f"Configuration error: {source} must be 1 or more, not {raw!r}.")
+        return count
+    return 1
 
 
 def check_bus(environ: Mapping[str, str], options: Sequence[str]) -> None:
@@ -95,7 +115,8 @@ def check_bus(environ: Mapping[str, str], options: Sequence[str]) -> None:
     workers = worker_count(environ, options)
     if workers > 1 and bus == "memory":
         sys.exit(
-            f"Configuration error: {workers} worker processes with LIVE_BUS=memory "
+            f"Configuration error: {workers} worker processes (--workers, "
+            "WEB_CONCURRENCY or UVICORN_WORKERS) with LIVE_BUS=memory "
             "would tell a phone on another process of a tap only at the next "
             "heartbeat. Set LIVE_BUS=postgres (with a postgres:// DATABASE_URL) "
             "or LIVE_BUS=redis (with REDIS_URL), or run one worker."
@@ -105,7 +126,12 @@ def check_bus(environ: Mapping[str, str], options: Sequence[str]) -> None:
 def command(environ: Mapping[str, str], options: Sequence[str]) -> list[str]:
     """The whole uvicorn command line."""
     check_bus(environ, options)
-    defaults = []
+    # Named here, so neither WEB_CONCURRENCY nor UVICORN_WORKERS can ask uvicorn
+    # for another number than the one checked; h11, the protocol whose waits
+    # and per-address cap confrontation_site.connections bounds.
+    defaults = ["--workers", str(worker_count(environ, options))]
+    if option_value(options, "--http") is None:
+        defaults += ["--http", "h11"]
     if option_value(options, "--timeout-graceful-shutdown") is None:
         defaults += ["--timeout-graceful-shutdown", str(GRACEFUL_SECONDS)]
     if option_value(options, "--limit-concurrency") is None:

@@ -50,7 +50,8 @@ if not SECRET_KEY:
         SECRET_KEY = "dev-only-insecure-key-do-not-use-in-production-0123456789abcdef"
 
 # Behind the site's own TLS proxy: trust its X-Forwarded-Proto (when DEBUG is
-# off) and the address it appends to X-Forwarded-For (rate limits).
+# off) and the address it appends to X-Forwarded-For (rate limits), from
+# PROXY_ADDRESS only.
 BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
 # The address(es) the site's own reverse proxy connects from: only these may
 # say who the client is (X-Forwarded-For). See confrontation_site/serve.py.
@@ -223,6 +224,21 @@ JOIN_LINK_DAYS = env_int("JOIN_LINK_DAYS", 7)
 # night behind one venue address needs more than a home (battles.ratelimit).
 SIGN_UP_LIMIT_PER_HOUR = env_int("SIGN_UP_LIMIT_PER_HOUR", 20)
 
+# --- What one client may hold (confrontation_site.connections, sync_views) --
+# Connections open at once from one address, per server process (the global
+# cap, serve.CONCURRENCY_LIMIT, is 4,000); a reverse proxy's own address
+# (BEHIND_TLS_PROXY, PROXY_ADDRESS) has none. 0: no cap.
+CONNECTIONS_PER_ADDRESS = env_int("CONNECTIONS_PER_ADDRESS", 256)
+# A request body with no byte for this long, or not whole this long after its
+# head, closes its connection (a slow head: HEADER_TIMEOUT_SECONDS).
+BODY_TIMEOUT_SECONDS = env_int("BODY_TIMEOUT_SECONDS", 10)
+BODY_MAX_SECONDS = env_int("BODY_MAX_SECONDS", 120)
+# The largest request body taken (413 past it, before it is read when its
+# Content-Length says so): the largest real upload is a 5 MB catalogue.
+MAX_REQUEST_BYTES = env_int("MAX_REQUEST_BYTES", 8 * 1024 * 1024)
+# A body, and an uploaded file, past this size waits on disk, not in memory.
+FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+
 # --- Security -------------------------------------------------------------
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
@@ -242,8 +258,9 @@ if not DEBUG and not PLAIN_HTTP:
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 60 * 60 * 24 * 365)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
-    if BEHIND_TLS_PROXY:
-        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # No SECURE_PROXY_SSL_HEADER: Django would take X-Forwarded-Proto from any
+    # connection. uvicorn takes it from PROXY_ADDRESS only (serve.py:
+    # --forwarded-allow-ips) and sets the request's scheme, which Django reads.
 
 # A strict policy from the first template on: no inline script or style.
 CONTENT_SECURITY_POLICY = {
@@ -265,10 +282,21 @@ CONTENT_SECURITY_POLICY = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    # A refusal (403, 404, 429...) is one line, not a traceback.
-    "filters": {"one_line_refusals": {"()": "battles.log_filters.OneLineRefusals"}},
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "loggers": {"django.request": {"filters": ["one_line_refusals"]}},
+    # A refusal (4xx) is one line, not a traceback (confrontation_site.logs);
+    # what an outage repeats at every request (Redis or the database away)
+    # once per 10 s, with the count of the lines left out.
+    "filters": {
+        "refusals": {"()": "confrontation_site.logs.RefusalsInOneLine"},
+        "repeats": {"()": "confrontation_site.connections.OncePerInterval"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["refusals"]}
+    },
+    "loggers": {
+        "django.request": {"filters": ["refusals"]},
+        "battles.ratelimit": {"filters": ["repeats"]},
+        "battles.middleware": {"filters": ["repeats"]},
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
 }
 

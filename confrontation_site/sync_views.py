@@ -15,25 +15,41 @@ import asyncio
 import contextvars
 import io
 import sys
+import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 
-# A request body is held in memory before Django reads it: past this size the
-# request is refused here. The app's own limits, each with its message next
-# to its field, are far smaller (a catalogue: battlescribe.MAX_FILE_BYTES).
-MAX_BODY_BYTES = 64 * 1024 * 1024
+# A request body past ``settings.MAX_REQUEST_BYTES`` (8 MB: the largest real
+# upload, a catalogue, is 5 MB) is refused here, before it is read when its
+# Content-Length says so; a body past ``FILE_UPLOAD_MAX_MEMORY_SIZE`` waits in
+# a temporary file, not in memory. The app's own limits, each with its
+# message next to its field, are smaller (battlescribe.MAX_FILE_BYTES).
 TOO_LARGE = (
-    "This request is too large (64 MB at most); nothing was saved.\n"
-    "Cette requête est trop volumineuse (64 Mo au plus) ; rien n'a été enregistré.\n"
-).encode()
+    "This request is too large ({mb} MB at most); nothing was saved.\n"
+    "Cette requête est trop volumineuse ({mb} Mo au plus) ; rien n'a été "
+    "enregistré.\n"
+)
 WORKERS = 4  # requests under way at once in one process (SQLite serialises writes)
 # A new PostgreSQL connection costs about 5 ms (a backend process starts).
 KEEP_CONNECTION_SECONDS = 60
 
 
-def build_environ(scope: dict, body: bytes) -> dict:
-    """The WSGI environ (PEP 3333) of an ASGI HTTP request."""
+def max_body_bytes() -> int:
+    from django.conf import settings
+
+    return settings.MAX_REQUEST_BYTES
+
+
+def too_large_text() -> bytes:
+    return TOO_LARGE.format(mb=max_body_bytes() // (1024 * 1024)).encode()
+
+
+def build_environ(scope: dict, body) -> dict:
+    """The WSGI environ (PEP 3333) of an ASGI HTTP request (``body``: bytes
+    or a file at its start)."""
+    if isinstance(body, bytes):
+        body = io.BytesIO(body)
     root = scope.get("root_path", "")
     path = scope["path"]
     if root and path.startswith(root):
@@ -47,10 +63,10 @@ def build_environ(scope: dict, body: bytes) -> dict:
         "SERVER_NAME": str(server_name),
         "SERVER_PORT": str(server_port or 0),
         "SERVER_PROTOCOL": f"HTTP/{scope.get('http_version', '1.1')}",
-        "CONTENT_LENGTH": str(len(body)),
+        "CONTENT_LENGTH": str(body_size(body)),
         "wsgi.version": (1, 0),
         "wsgi.url_scheme": scope.get("scheme", "http"),
-        "wsgi.input": io.BytesIO(body),
+        "wsgi.input": body,
         "wsgi.errors": sys.stderr,
         "wsgi.multithread": True,
         "wsgi.multiprocess": True,
@@ -75,23 +91,54 @@ class Disconnected(Exception):
     """The client went away before its request's body was all in."""
 
 
-async def read_body(receive) -> bytes | None:
-    """The whole request body, or None when it is larger than allowed.
+def body_size(body) -> int:
+    position = body.tell()
+    size = body.seek(0, 2)
+    body.seek(position)
+    return size
+
+
+def declared_length(scope: dict) -> int | None:
+    for name, value in scope.get("headers", []):
+        if name.lower() == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                return None
+    return None
+
+
+async def read_body(receive, limit: int | None = None, memory: int | None = None):
+    """The whole request body, as a file at its start (in memory up to
+    ``memory`` bytes, then on disk), or None when it is larger than
+    ``limit``.
 
     Raises ``Disconnected``: a cut body is never handed to a view (a tap
     with half its fields must not be acted on)."""
-    chunks, size = [], 0
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            raise Disconnected
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            return None
-        chunks.append(chunk)
-        if not message.get("more_body", False):
-            return b"".join(chunks)
+    from django.conf import settings
+
+    limit = max_body_bytes() if limit is None else limit
+    memory = settings.FILE_UPLOAD_MAX_MEMORY_SIZE if memory is None else memory
+    body = tempfile.SpooledTemporaryFile(max_size=memory)
+    size = 0
+    try:
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                raise Disconnected
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > limit:
+                body.close()
+                return None
+            if chunk:
+                body.write(chunk)
+            if not message.get("more_body", False):
+                body.seek(0)
+                return body
+    except BaseException:
+        body.close()
+        raise
 
 
 def keep_postgresql_connections() -> None:
@@ -147,23 +194,36 @@ class SyncViews:
         self.executor.shutdown()
 
     async def __call__(self, scope, receive, send) -> None:
+        declared = declared_length(scope)
+        if declared is not None and declared > max_body_bytes():
+            await self._too_large(send)  # not read: the connection then closes
+            return
         try:
             body = await read_body(receive)
         except Disconnected:
             return  # no one to answer
         if body is None:
-            plain = [(b"content-type", b"text/plain; charset=utf-8")]
-            await self._send(
-                send, HTTPStatus.REQUEST_ENTITY_TOO_LARGE, plain, TOO_LARGE
-            )
+            await self._too_large(send)
             return
-        environ = build_environ(scope, body)
-        run = contextvars.copy_context().run
-        loop = asyncio.get_running_loop()
-        status, headers, content = await loop.run_in_executor(
-            self.executor, run, self._respond, environ
-        )
+        try:
+            environ = build_environ(scope, body)
+            run = contextvars.copy_context().run
+            loop = asyncio.get_running_loop()
+            status, headers, content = await loop.run_in_executor(
+                self.executor, run, self._respond, environ
+            )
+        finally:
+            body.close()
         await self._send(send, status, headers, content)
+
+    async def _too_large(self, send) -> None:
+        plain = [
+            (b"content-type", b"text/plain; charset=utf-8"),
+            (b"connection", b"close"),
+        ]
+        await self._send(
+            send, HTTPStatus.REQUEST_ENTITY_TOO_LARGE, plain, too_large_text()
+        )
 
     def _respond(self, environ: dict) -> tuple[int, list, bytes]:
         """Django's answer, whole, in this worker thread (Django closes or

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules.errors import IllegalAction, _
-from rules.house import HouseRuling
+from rules.house import BASES, HouseRuling
 from rules.magic import HOUSE_RULINGS as MAGIC_RULINGS
 from rules.tactics import parse_skill
 
@@ -37,6 +37,7 @@ __all__ = [
     "UNCLEAR_ABILITIES",
     "unclear_abilities",
     "Combat",
+    "BASES",
     "HouseRuling",
     "choices_of",
     "combat_dice",
@@ -138,6 +139,19 @@ HOUSE_RULINGS: dict[str, HouseRuling] = {
             "parried without the attack die."
         ),
         basis="inferred",
+    ),
+    "exchange_opener": HouseRuling(
+        default="initiative_winner",
+        choices=("initiative_winner", "alternation_goes_on"),
+        section="VII-C-3",
+        question=_("Which side opens each exchange after the first?"),
+        reason=_(
+            "Not found in the sources: S8 reads that the Initiative winner's side "
+            "attacks first and that attacks then alternate between the sides, but "
+            "not which side opens the next exchange. The Initiative winner's side "
+            "again, as in the first; or the alternation goes on across exchanges "
+            "(the side that did not attack last opens)."
+        ),
     ),
     "fear_immunity": HouseRuling(
         default="game",

@@ -13,6 +13,13 @@ The bus says only "events up to N exist"; it never carries state. A message
 can be lost (a listener reconnecting, a process dying between commit and
 publish); the streams therefore also look at the log on every heartbeat, so
 a lost message delays a phone by one heartbeat at most and loses nothing.
+
+While a PostgreSQL or Redis bus is down, the process falls back to the
+database: every game watched in it is looked at every
+``FALLBACK_LOOK_SECONDS`` (one look per game, however many streams), a new
+stream does not wait for the bus, an announcement that cannot be published
+reaches this process's own streams at once, and the log says so in one line,
+then counts (no traceback per tap).
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ import asyncio
 import contextlib
 import logging
 import threading
+import time
 from collections import defaultdict
 from typing import Any
 
@@ -38,6 +46,13 @@ OUTCOME = -2
 RECONNECT_DELAY_SECONDS = 1.0  # doubled at each failure, up to the most
 RECONNECT_MOST_SECONDS = 30.0
 READY_TIMEOUT_SECONDS = 5.0
+# While the bus is down: each game watched in a process is looked at this often.
+FALLBACK_LOOK_SECONDS = 0.5
+# After a failed publish, the bus is not tried again for this long (a tap
+# would otherwise wait for a connection timeout each time).
+PUBLISH_RETRY_SECONDS = 1.0
+# While publishing fails: a line with the count at most this often.
+FAILURE_LOG_SECONDS = 60.0
 
 
 def encode(game_id: int, version: int) -> str:
@@ -121,6 +136,9 @@ class _Listener:
 
     def __init__(self) -> None:
         self.ready = asyncio.Event()
+        # Set once the first attempt to listen succeeded or failed: a new
+        # stream waits for this, not for a bus that is down.
+        self.settled = asyncio.Event()
         self.subscribers = 0
         self.task: asyncio.Task | None = None
 
@@ -135,6 +153,7 @@ class _Ready:
 
     def set(self) -> None:
         self.listener.ready.set()
+        self.listener.settled.set()
         self.on_ready()
 
 
@@ -158,9 +177,10 @@ class ListeningBus(MemoryBus):
             listener.task = loop.create_task(self._run(listener, loop))
         listener.subscribers += 1
         # Wait until the connection listens, so nothing published after the
-        # stream's first look at the log can slip by unheard.
+        # stream's first look at the log can slip by unheard; not while the
+        # bus is down (the fallback looks at the database meanwhile).
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(listener.ready.wait(), READY_TIMEOUT_SECONDS)
+            await asyncio.wait_for(listener.settled.wait(), READY_TIMEOUT_SECONDS)
         return queue
 
     def unsubscribe(self, game_id: int, queue: asyncio.Queue) -> None:
@@ -184,35 +204,54 @@ class ListeningBus(MemoryBus):
         log once when it is back (messages may have been missed)."""
         delay = RECONNECT_DELAY_SECONDS
         outage = False
+        fallback: asyncio.Task | None = None
 
         def back() -> None:
-            nonlocal delay, outage
+            nonlocal delay, outage, fallback
             delay = RECONNECT_DELAY_SECONDS
+            if fallback is not None:
+                fallback.cancel()
+                fallback = None
             if outage:
                 outage = False
+                logger.warning("live bus %s: listening again", self.name)
                 self.deliver_to_all(RESYNC, loop)
 
+        try:
+            while True:
+                try:
+                    async for payload in self.listen(_Ready(listener, back)):
+                        decoded = decode(payload)
+                        if decoded is not None:
+                            self.deliver(*decoded)
+                    raise ConnectionError("the listening connection ended")
+                except asyncio.CancelledError:
+                    raise
+                except Exception as error:  # keep listening, and say why
+                    listener.ready.clear()
+                    listener.settled.set()
+                    if not outage:  # one line per outage, not per attempt
+                        logger.warning(
+                            "live bus %s: %s; the streams look at the database "
+                            "every %ss meanwhile; reconnecting (every %ss at most)",
+                            self.name,
+                            error,
+                            FALLBACK_LOOK_SECONDS,
+                            RECONNECT_MOST_SECONDS,
+                        )
+                        fallback = loop.create_task(self._fall_back(loop))
+                    outage = True
+                    await self.pause(delay)
+                    delay = min(delay * 2, RECONNECT_MOST_SECONDS)
+        finally:
+            if fallback is not None:
+                fallback.cancel()
+
+    async def _fall_back(self, loop: asyncio.AbstractEventLoop) -> None:
+        """While the bus is down: every stream's room looks at the database."""
         while True:
-            try:
-                async for payload in self.listen(_Ready(listener, back)):
-                    decoded = decode(payload)
-                    if decoded is not None:
-                        self.deliver(*decoded)
-                raise ConnectionError("the listening connection ended")
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # keep listening, and say why
-                listener.ready.clear()
-                if not outage:  # one line per outage, not per attempt
-                    logger.warning(
-                        "live bus %s: %s; reconnecting (every %ss at most)",
-                        self.name,
-                        error,
-                        RECONNECT_MOST_SECONDS,
-                    )
-                outage = True
-                await self.pause(delay)
-                delay = min(delay * 2, RECONNECT_MOST_SECONDS)
+            await asyncio.sleep(FALLBACK_LOOK_SECONDS)
+            self.deliver_to_all(RESYNC, loop)
 
     async def pause(self, seconds: float) -> None:
         await asyncio.sleep(seconds)
@@ -276,18 +315,27 @@ class RedisBus(ListeningBus):
 
     def publish(self, game_id: int, version: int) -> None:
         import redis
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
 
         with self._client_lock:
             if self._client is None:
+                # No retries: a tap's thread must not wait seconds on a bus
+                # that is down (its streams fall back to the database).
                 self._client = redis.Redis.from_url(
-                    settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2
+                    settings.REDIS_URL,
+                    socket_timeout=1,
+                    socket_connect_timeout=1,
+                    retry=Retry(NoBackoff(), 0),
                 )
         self._client.publish(settings.LIVE_CHANNEL, encode(game_id, version))
 
     async def listen(self, ready: asyncio.Event):
         import redis.asyncio as redis_asyncio
 
-        client = redis_asyncio.Redis.from_url(settings.REDIS_URL)
+        client = redis_asyncio.Redis.from_url(
+            settings.REDIS_URL, socket_connect_timeout=1
+        )
         pubsub = client.pubsub(ignore_subscribe_messages=True)
         try:
             await pubsub.subscribe(settings.LIVE_CHANNEL)
@@ -383,8 +431,75 @@ def announce(game_id: int, version: int) -> None:
     _publish(game_id, version)
 
 
+class _Failures:
+    """Announcements a bus could not publish: one line when it starts
+    failing, a count at most every ``FAILURE_LOG_SECONDS``, one when it
+    works again; the bus is left alone ``PUBLISH_RETRY_SECONDS`` after a
+    failure."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.count = 0
+        self.said = 0  # the count at the last line
+        self.said_at = 0.0
+        self.retry_at = 0.0
+
+    def skip(self) -> bool:
+        with self.lock:
+            if self.count and time.monotonic() < self.retry_at:
+                self.count += 1
+                return True
+            return False
+
+    def failed(self, bus: MemoryBus, error: Exception) -> None:
+        now = time.monotonic()
+        with self.lock:
+            self.count += 1
+            self.retry_at = now + PUBLISH_RETRY_SECONDS
+            first = self.count == 1
+            due = not first and now - self.said_at >= FAILURE_LOG_SECONDS
+            if first or due:
+                self.said, self.said_at = self.count, now
+            count = self.count
+        name = getattr(bus, "name", "memory")
+        if first:
+            logger.warning(
+                "live bus %s: could not announce a tap (%s); this process's "
+                "streams hear it at once, the others look at the database",
+                name,
+                error,
+            )
+        elif due:
+            logger.warning(
+                "live bus %s: still down, %s announcements not published so far",
+                name,
+                count,
+            )
+
+    def worked(self, bus: MemoryBus) -> None:
+        with self.lock:
+            count, self.count, self.said = self.count, 0, 0
+        if count:
+            logger.warning(
+                "live bus %s: announcing again (%s announcements were not "
+                "published meanwhile)",
+                getattr(bus, "name", "memory"),
+                count,
+            )
+
+
+_failures = _Failures()
+
+
 def _publish(game_id: int, version: int) -> None:
+    bus = get_bus()
+    if _failures.skip():
+        bus.deliver(game_id, version)  # this process's streams at once
+        return
     try:
-        get_bus().publish(game_id, version)
-    except Exception:  # the action is committed: never fail it
-        logger.exception("live bus: could not announce game %s v%s", game_id, version)
+        bus.publish(game_id, version)
+    except Exception as error:  # the action is committed: never fail it
+        bus.deliver(game_id, version)
+        _failures.failed(bus, error)
+    else:
+        _failures.worked(bus)

@@ -263,6 +263,15 @@ def leave(room: Room, watcher: Watcher) -> None:
         room.close()
 
 
+def end_all() -> None:
+    """The server is stopping: every stream of this process ends now, whole
+    (the browsers reconnect where they were, once a server answers)."""
+    for room in list(_rooms.values()):
+        if room.task is not None and not room.task.done():
+            room.task.cancel()
+        room.close()
+
+
 def open_rooms() -> list[Room]:
     return list(_rooms.values())
 

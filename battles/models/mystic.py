@@ -111,12 +111,15 @@ class Spell(_Mystic):
         difficulty = self.difficulty
         if difficulty is None and self.difficulty_text:
             difficulty = self.difficulty_text[:40]  # a formula, worked out in play
-        return {
+        data = {
             "cost": dict(self.cost or {}),
             "difficulty": difficulty,
             "frequency": self.frequency,
             "duration": duration,
         }
+        if not self.cost:  # no gem read ("X tenebre"): entered at each cast
+            data["cost_text"] = self.cost_text[:40]
+        return data
 
 
 class Miracle(_Mystic):

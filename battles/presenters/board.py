@@ -78,6 +78,8 @@ def build_board(
     state = game.state
     offers = Offers(state, side)
     panel = build_panel(state, side, draft=draft, offers=offers)
+    if viewer.holds_both_sides:
+        combat.add_other_pursuits(panel, state, side)
     combat.refill_placements(panel, refused, posted or {})
     handover = _handover(viewer, panel, side, holding)
     private_to = viewer.sides
@@ -172,6 +174,10 @@ def _tools_part(state, side, offers, handover, open_tool, refused, added):
         ),
         "",
     )
+    if caster and state["fighters"][caster].get("gems") is not None:
+        # Mana in gems: the panel's spell forms cast (a known spell, or one
+        # named with its gems and difficulty), not the single-number test.
+        caster = ""
     open_tool = open_tool or ("test" if caster else "")
     opened = next((tool for tool in tools if tool["name"] == open_tool), None)
     return {

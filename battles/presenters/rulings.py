@@ -40,6 +40,8 @@ VALUE_WORDS = {
         "the charge does not happen, the fighter is routed where it stands"
     ),
     "routed_in_contact": gettext_lazy("the charge happens, the fighter fights routed"),
+    "initiative_winner": gettext_lazy("the Initiative winner's side again"),
+    "alternation_goes_on": gettext_lazy("the alternation goes on"),
     "highest_fear": gettext_lazy("the highest PEUR among its living adversaries"),
     "4": gettext_lazy("difficulty 4"),
     "5": gettext_lazy("difficulty 5"),

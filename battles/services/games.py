@@ -158,6 +158,20 @@ def _mystic_card(army_card, card) -> dict[str, Any]:
     return found
 
 
+def _magicians_in_gems(setup: dict[str, Any]) -> None:
+    """In a game with spells, a magician card that knows none counts its
+    mana in gems too and knows no spell of the others (not every one of the
+    game's): its mystic action names the spell and enters its gems and
+    difficulty (issue #32). A game without spells keeps the single mana
+    number."""
+    if not setup.get("spells"):
+        return
+    for side in setup["sides"].values():
+        for card in side["cards"]:
+            if card["profile"].get("POU") is not None and "spells" not in card:
+                card.update(spells=[], gems={})
+
+
 def mystic_of(*armies: Army) -> dict[str, Any]:
     """``setup["spells"]`` and ``setup["miracles"]``: every spell and miracle
     the armies' cards know, as the rules read them."""
@@ -208,6 +222,7 @@ def create_game(
         },
         **mystic_of(armies[army_a.pk], armies[army_b.pk]),
     }
+    _magicians_in_gems(setup)
     if house_rulings:
         setup["house_rulings"] = dict(house_rulings)
     try:

@@ -25,7 +25,9 @@ from battles.services.armies import ArmyError
 
 __all__ = [
     "MysticImportSummary",
+    "delete_mystic",
     "import_mystic_catalogue",
+    "save_mystic",
     "mystic_setup",
     "set_known",
 ]
@@ -203,3 +205,70 @@ def mystic_setup(army_cards) -> tuple[dict, dict, list[list[str]], list[list[str
             names.append(miracle.name)
         known_miracles.append(names)
     return spells, miracles, known_spells, known_miracles
+
+
+# --- typed by hand (issue #32): a player's own spells and miracles -----------------
+
+MYSTIC_FIELDS = {
+    Spell: (
+        "name", "path", "cost", "difficulty", "difficulty_text", "frequency",
+        "intensity", "range_cm", "area", "duration", "points", "description",
+    ),
+    Miracle: (
+        "name", "cult", "universal", "fervour", "creation", "alteration",
+        "destruction", "difficulty", "difficulty_text", "range_cm", "area",
+        "duration", "points", "description",
+    ),
+}  # fmt: skip
+
+
+def own_mystic(model, owner: Owner, pk: int):
+    """The owner's own spell or miracle ``pk``, or None (the library's and
+    another player's are not his to change)."""
+    if not owner.is_anyone:
+        return None
+    return model.objects.filter(owner.q(), pk=pk).first()
+
+
+def save_mystic(model, owner: Owner, values: dict, item=None):
+    """Create (``item`` None) or change the owner's own spell or miracle,
+    typed by hand; ``ArmyError`` by field (a name he already has, a value
+    out of bounds). Its printed texts follow what is typed."""
+    from battles.services.armies import _full_clean, _require_owner, _save
+    from battles.services.quotas import spend, who
+
+    _require_owner(owner)
+    unknown = set(values) - set(MYSTIC_FIELDS[model])
+    if unknown:
+        names = ", ".join(sorted(unknown))
+        raise ArmyError([_("Unknown fields: %(f)s") % {"f": names}])
+    name = (values.get("name") or "").strip()
+    taken = model.objects.filter(owner.q(), name=name)
+    if item is not None:
+        taken = taken.exclude(pk=item.pk)
+    if taken.exists():
+        raise ArmyError({"name": [_("You already have one of that name.")]})
+    with transaction.atomic():
+        if item is None:
+            item = model(source=MysticSource.MANUAL, **owner.fields())
+        for key, value in values.items():
+            setattr(item, key, value)
+        item.name = name
+        if model is Spell:
+            item.cost_text = ", ".join(f"{n} {k}" for k, n in item.cost.items())[:80]
+            item.frequency_text = "" if item.frequency is None else str(item.frequency)
+        text = item.difficulty_text.strip()
+        if item.difficulty is not None and (not text or text.isdigit()):
+            item.difficulty_text = str(item.difficulty)
+        item.unclear = []  # typed by hand: every value is the player's
+        _full_clean(item, exclude=["owner"])
+        if item.pk is None:
+            spend("custom card", who(owner), error=ArmyError)
+        _save(item)
+    return item
+
+
+def delete_mystic(item) -> None:
+    """Delete the owner's spell or miracle: the army cards that knew it
+    forget it (their points total with it)."""
+    item.delete()

@@ -32,6 +32,7 @@ from rules.game.common import (
     wound_modifiers,
 )
 from rules.game.fear import charge_fear_tests
+from rules.game.follows import follows
 from rules.game.pending import test_pending
 from rules.movement import (
     Adversary,
@@ -371,7 +372,11 @@ def declare(batch: Batch, side: str, command: Command) -> None:
     if action == "charge":
         # IX: the Courage tests of the charger and of the charged.
         charge_fear_tests(
-            batch, fighter_id, payload["targets"], contacts_before=state["contacts"]
+            batch,
+            fighter_id,
+            payload["targets"],
+            contacts_before=state["contacts"],
+            engaged_before=state["engaged"],
         )
 
 
@@ -553,6 +558,34 @@ def set_contact(batch: Batch, side: str, command: Command) -> None:
     )
     if state["phase"] == "combat":
         start_combat_phase(batch)
+
+
+@follows("end_failed_charge")
+def end_failed_charge(batch: Batch, fighter_id: str) -> None:
+    """``failed_charge`` "no_charge": "its activation ends" (§5 Additions,
+    [C4] M18). When its side has nothing left to do in this activation (no
+    other fighter of the group may act), the activation ends by itself: no
+    tap to end it."""
+    state = batch.state
+    active = state.get("active")
+    if state["phase"] != "activation" or state["pending"] or active is None:
+        return
+    side = active["side"]
+    if legal_declare(state, side) or legal_disengage(state, side):
+        return
+    if legal_shoot(state, side):
+        return
+    batch.emit(
+        "activation_ended",
+        {
+            "active": None,
+            "reason": "failed_charge",
+            "side": side,
+            "fighter": fighter_id,
+            "label": label_of(state, fighter_id),
+        },
+    )
+    maybe_end_activation_phase(batch)
 
 
 # --- the commands of this phase, each declared once (rules.game.commands) ---

@@ -22,10 +22,12 @@ The course of one combat (melee-sources.md §8):
    disengagement failed this turn places none in attack, in every combat of
    the phase (S3).
 5. Exchanges (VII-C-3, S8): the sides take turns, one attack each, the
-   Initiative winner's side first in each exchange (B, A, B, A...; a side
-   with no attack left lets the other go on alone); a fighter attacks each of
-   its opponents at most once in an exchange; a fighter that holds an attack
-   die and an opponent it has not yet attacked in this exchange must attack.
+   Initiative winner's side first (B, A, B, A...; a side with no attack
+   left lets the other go on alone); which side opens the later exchanges is
+   the house ruling ``exchange_opener`` (the sources are silent); a fighter
+   attacks each of its opponents at most once in an exchange; a fighter that
+   holds an attack die and an opponent it has not yet attacked in this
+   exchange must attack.
    The combat ends when no attack die can be used any more.
 6. An attack (VII-C-4): the target's side commits 0 or more defence dice
    before the attack test (1d6 + current ATT, II-A-4: a final result of 0 or
@@ -41,6 +43,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from rules import odds
 from rules.errors import IllegalAction, _
 from rules.game import state as st
 from rules.game.common import (
@@ -63,6 +66,7 @@ from rules.game.pending import (
     test_resolution,
     wound_pending,
 )
+from rules.game.table_rolls import check_pending
 from rules.game.upkeep_phase import start_upkeep
 from rules.melee import (
     AMBIDEXTROUS,
@@ -234,8 +238,9 @@ def turn_side(state: State, combat: Mapping[str, Any]) -> str | None:
     the Initiative winner's side first in each exchange; a side with no
     attack left in this exchange lets the other go on alone (melee-sources
     §2.5 [read] S8: "The initiative winner's side attacks first. Attacks then
-    alternate between the sides"; each exchange opens with the winner's side,
-    as the first did [inferred])."""
+    alternate between the sides"). Which side opens the later exchanges the
+    sources do not say: the house ruling ``exchange_opener`` (default: the
+    winner's side, as in the first; or the alternation goes on)."""
     winner = combat["initiative"]
     if winner is None or combat["stage"] != "fighting":
         return None
@@ -648,8 +653,6 @@ def _name_initiative(
         extra["initiative_named"]["automatic"] = True
     if all(named[s] for s in combat_sides(state, combat)):
         values = {s: st.value_of(state, named[s], "INI") or 0 for s in st.SIDES}
-        from rules import odds
-
         extra["pending"] = {
             "kind": "opposed",
             "purpose": "initiative",
@@ -1001,7 +1004,9 @@ def _parry_or_attack(
         counter_allowed=counter,
         odds=odds_by_dice,
         counter_odds={
-            str(k): fraction_text(parry_odds(attack, defence, k, 2))
+            str(k): fraction_text(
+                parry_odds(attack, defence, k, _stop_over(state, True))
+            )
             for k in range(1, limit + 1)
         }
         if counter
@@ -1020,7 +1025,7 @@ def _attack_test(
     if context.get("parry_dice"):
         # What a six's question needs: the parry the blow must get past.
         context["defence_value"] = combat_value(state, combat, context["target"], "DEF")
-        context["needed_over"] = _needed_over(state, bool(context.get("counter")))
+        context["needed_over"] = _stop_over(state, bool(context.get("counter")))
     return test_pending(
         purpose="attack",
         side=state["fighters"][attacker]["side"],
@@ -1037,6 +1042,17 @@ def _needed_over(state: State, counter: bool) -> int:
     if counter:
         return 2
     return 0 if ruling(state, "parry_tie") == "parried" else 1
+
+
+def _stop_over(state: State, counter: bool) -> int:
+    """What the defence test needs above the attack's final result for the
+    blow not to land: as ``_needed_over``, but a counter-attack that reaches
+    the attack without 2 more still stops it under ``counter_short``
+    "parried" (the odds shown before it and a six's question follow the
+    ruling)."""
+    if counter and ruling(state, "counter_short") == "parried":
+        return _needed_over(state, False)
+    return _needed_over(state, counter)
 
 
 def blow_lands(attack_final: int, defence: int, dice: int, over: int) -> Fraction:
@@ -1326,8 +1342,6 @@ def _defence_test(
     """The defence test: the dice committed, one result kept (II-A-2), +
     current DEF, against the attack's final result (+2 for a counter-attack;
     +1 under ``parry_tie`` "not_parried")."""
-    from rules.game.table_rolls import check_pending
-
     target = context["target"]
     dice = context["parry_dice"]
     pending = check_pending(
@@ -1512,8 +1526,19 @@ def settle_combat(batch: Batch) -> None:
         combat = copy.deepcopy(combat)
         combat["exchange"] += 1
         combat["attacked"] = {}
-        combat["last_side"] = None  # the Initiative winner's side opens it
-        _emit(batch, index, combat, exchange=combat["exchange"])
+        # Which side opens it: the sources are silent (melee-sources §2.5
+        # reads the first exchange only), the house ruling ``exchange_opener``:
+        # the Initiative winner's side again, or the alternation goes on.
+        if ruling(state, "exchange_opener") == "initiative_winner":
+            combat["last_side"] = None
+        extra: dict[str, Any] = {"exchange": combat["exchange"]}
+        opener = turn_side(state, combat)
+        if opener is not None:
+            extra["opener"] = opener
+            if all(_can_attack(state, combat, s) for s in st.SIDES):
+                # Both sides could open it: the ruling decided which.
+                extra["house_ruling"] = "exchange_opener"
+        _emit(batch, index, combat, **extra)
         return
     combat = copy.deepcopy(combat)
     combat["done"] = True

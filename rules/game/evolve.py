@@ -282,7 +282,12 @@ def _game_finished(state: State, payload: Mapping[str, Any]) -> None:
     state["pending"] = None
 
 
+def _rallying_cry(state: State, payload: Mapping[str, Any]) -> None:
+    then("evolve_rallying_cry")(state, payload)  # IX, rules.game.rallying_cry
+
+
 EVOLVERS: dict[str, Callable[[State, Mapping[str, Any]], None]] = {
+    "rallying_cry": _rallying_cry,  # IX, rules.game.rallying_cry
     "sequence_set": _sequence_set,
     "tactics_fighter_set": _tactics_fighter,
     "step_changed": _assign("phase", "step", "pending"),
@@ -293,7 +298,8 @@ EVOLVERS: dict[str, Callable[[State, Mapping[str, Any]], None]] = {
     "cards_played": _assign("draw", "active"),
     "activation_ended": _assign("active"),
     "action_declared": _action_declared,
-    "contacts_changed": _assign("contacts"),
+    # "engaged": put back when a failed charge is undone (IX, failed_charge).
+    "contacts_changed": _assign("contacts", "engaged"),
     "test_resolved": _test_resolved,
     "disengaged": _disengaged,
     "split_rolled": _assign("pending"),

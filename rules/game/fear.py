@@ -11,7 +11,9 @@ What the sources establish (``rules-data/melee-sources.md`` §3 and
   Rallying Cry).
 - "Immunity / Fear: immune to all fear. Righteous also have it." (S11, S12
   "Immunité/Peur"); the living dead "have Immunity/Fear, except against
-  Hyperians" (S11; no Hyperian is told apart here: they are immune).
+  Hyperians" (S11): a living-dead fighter tests against the fear of its
+  Hyperian adversaries only (a Hyperian is read on the card as the ability
+  "Hypérien"/"Hyperian": the sources do not say how one is told apart).
 - "Living-Dead: everyone treats them as frightening, even fighters with
   higher FEAR" (S11): a living-dead adversary calls for the test whatever
   the tester's courage (a test the dice cannot miss is recorded without a
@@ -49,7 +51,8 @@ from typing import Any
 from rules import odds
 from rules.game import state as st
 from rules.game.common import Batch, State, fraction_text, label_of
-from rules.game.follows import follows
+from rules.game.follows import follows, then
+from rules.game.rallying_cry import courage_bonus
 from rules.game.table_rolls import check_pending
 from rules.melee import HOUSE_RULINGS, ability
 from rules.several_dice import dice_test_success
@@ -61,6 +64,7 @@ IMMUNE_ABILITIES = ("Juste", "Righteous", "Mort-vivant", "Living-Dead")
 LIVING_DEAD = ("Mort-vivant", "Living-Dead")
 WAR_CRY = "Cri de guerre"
 DREADFUL = ("Terrifiant", "Dreadful")
+HYPERIAN = ("Hypérien", "Hyperian")
 
 
 def _ruling(state: State, name: str) -> str:
@@ -79,6 +83,18 @@ def fear_immune(skills: list[str]) -> bool:
         if skill.key == "immunite" and str(skill.value or "").casefold() == "peur":
             return True
     return _has(skills, IMMUNE_ABILITIES)
+
+
+def _immune_but_to_hyperians(skills: list[str]) -> bool:
+    """Immune to fear only as a living dead (S11: "Immunity/Fear, except
+    against Hyperians"), not by Immunité/Peur or Juste as well."""
+    if not _has(skills, LIVING_DEAD):
+        return False
+    for text in skills:
+        skill = parse_skill(str(text))
+        if skill.key == "immunite" and str(skill.value or "").casefold() == "peur":
+            return False
+    return not _has(skills, ("Juste", "Righteous"))
 
 
 def war_cry(skills: list[str]) -> int | None:
@@ -143,7 +159,12 @@ def courage_needed(
     instead of None."""
     skills = st.card_of(state, fighter_id)["skills"]
     if fear_immune(skills):
-        return None
+        if not _immune_but_to_hyperians(skills):
+            return None
+        # The living dead: "Immunity/Fear, except against Hyperians" (S11).
+        feared = [f for f in feared if _has(st.card_of(state, f)["skills"], HYPERIAN)]
+        if not feared:
+            return None
     own_fear = fear_of(state, fighter_id, charging=charging)
     courage = st.value_of(state, fighter_id, "COU")
     characteristic = "COU"
@@ -178,14 +199,19 @@ def courage_needed(
             "spared": True,
         }
     dreadful = any(_has(st.card_of(state, f)["skills"], DREADFUL) for _v, f in fears)
+    # Cri de ralliement: "+1 to Courage tests until the end of the round" (§5):
+    # the test's value, not whether it is taken.
+    cry = courage_bonus(state, state["fighters"][fighter_id]["side"])
+    courage = int(courage) + cry
     return {
         "fighter": fighter_id,
         "side": state["fighters"][fighter_id]["side"],
+        "rallying_cry": cry,
         "courage": int(courage),
         "characteristic": characteristic,
         "fear": fear,
         "feared": source,
-        "living_dead": bool(living_dead) and fear <= courage,
+        "living_dead": bool(living_dead) and fear <= courage - cry,
         "dreadful": dreadful,
         "odds": (
             dice_test_success(int(courage), fear, 2, keep_lowest=True)
@@ -201,11 +227,13 @@ def charge_fear_tests(
     targets: list[str],
     *,
     contacts_before: list | None = None,
+    engaged_before: list | None = None,
 ) -> None:
     """After a charge: the charger's test against the charged, then each
     charged fighter's against the charger (one after the other).
-    ``contacts_before``: the contacts before the charge, put back when the
-    charger fails under ``failed_charge`` "no_charge"."""
+    ``contacts_before``, ``engaged_before``: the contacts and the fighters
+    engaged this phase before the charge, put back when the charger fails
+    under ``failed_charge`` "no_charge"."""
     state = batch.state
     needed = [courage_needed(state, charger, targets, charging=True, spared=True)]
     needed += [
@@ -236,6 +264,9 @@ def charge_fear_tests(
             test["charge"] = {
                 "targets": list(targets),
                 "contacts_before": copy.deepcopy(contacts_before),
+                "engaged_before": None
+                if engaged_before is None
+                else list(engaged_before),
             }
         if test["odds"] == 1:
             batch.emit("courage_certain", _certain_payload(batch.state, test))
@@ -263,6 +294,8 @@ def _certain_payload(state: State, test: dict[str, Any]) -> dict[str, Any]:
         payload["characteristic"] = test["characteristic"]
     if test["living_dead"]:
         payload["living_dead"] = True
+    if test.get("rallying_cry"):
+        payload["rallying_cry"] = test["rallying_cry"]
     return payload
 
 
@@ -284,10 +317,14 @@ def _pending(state: State, test: dict[str, Any]) -> dict[str, Any]:
         section=SECTION,
         extra=extra,
     )
-    if pending["value"] != test["courage"]:  # Cri de guerre/X: X replaces COU
+    cry = test.get("rallying_cry", 0)
+    if pending["value"] + cry != test["courage"]:  # Cri de guerre/X: X replaces COU
+        pending["context"]["war_cry"] = test["courage"] - cry
+    if pending["value"] != test["courage"]:
         pending["value"] = test["courage"]
         pending["context"]["current"] = test["courage"]
-        pending["context"]["war_cry"] = test["courage"]
+    if cry:  # Cri de ralliement: +1 this turn (§5)
+        pending["context"]["rallying_cry"] = cry
     if test["dreadful"]:  # Terrifiant: two dice, the lower kept (S11)
         pending["keep_lowest"] = True
         pending["section"] = SECTION
@@ -319,17 +356,21 @@ def courage_finished(batch: Batch, context: dict[str, Any], success: bool) -> No
         if no_charge:
             changes["charged"] = False
         if no_charge and charge["contacts_before"] is not None:
-            batch.emit(
-                "contacts_changed",
-                {
-                    "contacts": copy.deepcopy(charge["contacts_before"] or []),
-                    "reason": "failed_charge",
-                    "house_ruling": "failed_charge",
-                },
-            )
+            undone: dict[str, Any] = {
+                "contacts": copy.deepcopy(charge["contacts_before"] or []),
+                "reason": "failed_charge",
+                "house_ruling": "failed_charge",
+            }
+            if charge.get("engaged_before") is not None:
+                # Those it would have charged are not engaged by it (the
+                # disengagement reads "engaged this phase").
+                undone["engaged"] = list(charge["engaged_before"])
+            batch.emit("contacts_changed", undone)
         if state["fighters"][fighter_id]["routed"]:
             changes.pop("routed")
         batch.emit("fighter_changed", payload)
+        if no_charge:
+            then("end_failed_charge")(batch, fighter_id)
     queue = [] if no_charge else copy.deepcopy(list(context.get("queue") or []))
     if queue:
         first, *rest = queue

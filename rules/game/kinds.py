@@ -49,6 +49,7 @@ class RollUpdated(TypedDict):
     pending: dict[str, Any]
     faces: list[int]
     reroll: bool | None
+    automatic: NotRequired[str]  # "attack_succeeds": a six kept without a tap
 
 
 class TacticsWon(TypedDict):
@@ -76,6 +77,10 @@ class CardsPlayed(TypedDict):
 
 class ActivationEnded(TypedDict):
     active: None
+    reason: NotRequired[str]  # "failed_charge": ended by itself (IX)
+    side: NotRequired[Side]
+    fighter: NotRequired[FighterId]
+    label: NotRequired[str]
 
 
 class ActionDeclared(TypedDict):
@@ -103,6 +108,7 @@ class ContactsChanged(TypedDict):
     contact: NotRequired[bool]
     reason: NotRequired[str]
     house_ruling: NotRequired[str]  # "failed_charge": the charge undone
+    engaged: NotRequired[list[FighterId]]  # the fighters engaged, put back
 
 
 class TestResolved(TypedDict):
@@ -184,6 +190,7 @@ class CourageCertain(TypedDict):
     section: str
     living_dead: NotRequired[bool]  # a Mort-vivant calls for it (S11)
     characteristic: NotRequired[str]  # "PEUR": a fearsome fighter's own
+    rallying_cry: NotRequired[int]  # Cri de ralliement's +1 (IX)
 
 
 class CourageSpared(TypedDict):
@@ -271,6 +278,7 @@ class CombatUpdated(TypedDict):
     returned: NotRequired[dict[str, Any]]  # {fighter, label, dice}: never rolled
     gained: NotRequired[AttackDieGained]
     exchange: NotRequired[int]  # a new exchange begins (VII-C-3)
+    opener: NotRequired[Side]  # the side that opens it (``exchange_opener``)
     ended: NotRequired[int]
     reason: NotRequired[str]  # why it ended: "no_adversary" or "no_attack_die"
     free: NotRequired[list[FighterId]]  # freed from contact when it ended
@@ -449,6 +457,16 @@ class DiceModeChanged(TypedDict):
     agreed_by: NotRequired[Side]
 
 
+class RallyingCrySounded(TypedDict):
+    fighter: FighterId
+    label: str
+    side: Side
+    turn: int
+    rallied: list[FighterId]  # its side's routed fighters, rallied
+    rallied_labels: list[str]
+    section: str
+
+
 class DiceModeRefused(TypedDict):
     mode: Literal["app", "entered"]
     asked_by: Side
@@ -493,6 +511,7 @@ EVENT_KINDS: dict[str, type] = {
     "dice_mode_requested": DiceModeRequested,
     "dice_mode_changed": DiceModeChanged,
     "dice_mode_refused": DiceModeRefused,
+    "rallying_cry": RallyingCrySounded,
 }
 
 

@@ -106,6 +106,9 @@ def normal_spells(spells: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]
         raw = data.get("cost") or {}
         magic.gem_count(raw)  # checks the kinds and numbers
         due = {kind: count for kind, count in dict(raw).items() if count}
+        # No gem read (a catalogue's "X tenebre", "1 --"): the cost is
+        # unknown and entered at each cast, never free.
+        cost: dict[str, int] | None = due or None
         difficulty = data.get("difficulty")
         if isinstance(difficulty, str):
             difficulty = difficulty.strip()[:40] or None  # a formula, as printed
@@ -114,12 +117,14 @@ def normal_spells(spells: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]
         frequency = data.get("frequency")
         if frequency is not None:
             frequency = _whole(frequency, f"{name}: frequency", 1, 99)
-        spell = {"cost": due, "difficulty": difficulty, "frequency": frequency}
+        spell = {"cost": cost, "difficulty": difficulty, "frequency": frequency}
         spell.update(_duration(name, data))
         element = data.get("element") or next(
             (k for k in due if k != magic.NEUTRAL), None
         )
         spell["element"] = element
+        if cost is None:
+            spell["cost_text"] = str(data.get("cost_text") or "")[:40]
         result[name] = spell
     return result
 
@@ -307,7 +312,7 @@ def castable(state: State, fighter_id: str, *, needs: str = "nothing") -> list[s
     return [
         name
         for name in known(state, fighter_id, "spells")
-        if magic.can_pay(gems, state["spells"][name]["cost"])
+        if _can_pay_or_enter(gems, state["spells"][name]["cost"])
         and frequency_left(state, fighter_id, name)
         and difficulty_needs(state["spells"][name]) == needs
         and (
@@ -315,6 +320,60 @@ def castable(state: State, fighter_id: str, *, needs: str = "nothing") -> list[s
             or spell_difficulty(state, state["spells"][name], fighter_id, None)
         )
     ]
+
+
+def _can_pay_or_enter(gems: Mapping[str, int], cost: Any) -> bool:
+    """Whether the reserve pays ``cost``; an unknown cost (None), entered
+    at the cast, needs one gem at least."""
+    if cost is None:
+        return magic.gem_count(gems) > 0
+    return magic.can_pay(gems, cost)
+
+
+def unlisted_caster(state: State, fighter_id: str) -> bool:
+    """A magician who knows no spell of the game's: his mystic action casts a
+    spell named, its gems and difficulty entered (the table's old way, in
+    gems)."""
+    return is_magician(state, fighter_id) and not known(state, fighter_id, "spells")
+
+
+def _entered_cost(command: Command, name: str, printed: str) -> dict[str, int]:
+    """The gems entered for this cast (``cost``), for a spell whose cost is
+    unknown: refused when missing, so a spell is never cast for free."""
+    entered = command.get("cost")
+    try:
+        count = magic.gem_count(entered) if isinstance(entered, Mapping) else 0
+    except ValueError:
+        count = 0
+    if not count:
+        if printed:
+            raise IllegalAction(
+                _(
+                    "The cost of {spell} is unknown (printed: {printed}): enter "
+                    "the gems it costs for this cast."
+                ),
+                spell=name,
+                printed=printed,
+            )
+        raise IllegalAction(
+            _("The cost of {spell} is unknown: enter the gems it costs for this cast."),
+            spell=name,
+        )
+    if count > MAX_ENTERED_COST:
+        raise IllegalAction(
+            _("A spell costs at most {count} gems."), count=MAX_ENTERED_COST
+        )
+    return {k: v for k, v in entered.items() if v}
+
+
+MAX_ENTERED_COST = 30
+UNLISTED = {
+    "cost": None,
+    "difficulty": None,
+    "frequency": None,
+    "duration": "instant",
+    "element": None,
+}
 
 
 def _extra(command: Command) -> dict[str, int]:
@@ -371,16 +430,23 @@ def cast(batch: Batch, side: str, command: Command) -> None:
             fighter=fighter["label"],
         )
     name = command.get("spell")
-    if not isinstance(name, str) or name not in known(state, fighter_id, "spells"):
+    if unlisted_caster(state, fighter_id):
+        # No spell known: the spell is named, its cost and difficulty entered.
+        name = name.strip()[:40] if isinstance(name, str) else ""
+        if not name:
+            raise IllegalAction(_("Name the spell cast."))
+        spell = UNLISTED
+    elif not isinstance(name, str) or name not in known(state, fighter_id, "spells"):
         raise IllegalAction(
             _("{fighter} does not know that spell."), fighter=fighter["label"]
         )
-    spell = state["spells"][name]
+    else:
+        spell = state["spells"][name]
     if not _may_act_now(state, side, fighter_id, "spells"):
         _combat_refusal(state, fighter)
         check_declaration(state, side, fighter_id, "mystic")  # says why
         raise IllegalAction(_("A spell is cast in its magician's activation."))
-    if not frequency_left(state, fighter_id, name):
+    if spell is not UNLISTED and not frequency_left(state, fighter_id, name):
         raise IllegalAction(
             _("{spell} was already cast {count} time(s) this round: its frequency."),
             spell=name,
@@ -401,8 +467,11 @@ def cast(batch: Batch, side: str, command: Command) -> None:
             MAX_DIFFICULTY,
             _("Give the spell's difficulty, {low} to {high}."),
         )
+    cost = spell["cost"]
+    if cost is None:
+        cost = _entered_cost(command, name, spell.get("cost_text", ""))
     try:
-        after = magic.pay(fighter["gems"], spell["cost"], extra=extra)
+        after = magic.pay(fighter["gems"], cost, extra=extra)
     except ValueError:
         raise IllegalAction(
             _("{fighter} has not the gems to pay for {spell} and its extra gems."),
@@ -415,7 +484,7 @@ def cast(batch: Batch, side: str, command: Command) -> None:
         "fighter": fighter_id,
         "label": fighter["label"],
         "spell": name,
-        "cost": dict(spell["cost"]),
+        "cost": dict(cost),
         "extra": extra,
         "gems_before": dict(fighter["gems"]),
         "gems_after": after,
@@ -437,7 +506,7 @@ def cast(batch: Batch, side: str, command: Command) -> None:
         "section": SECTION_SPELL,
     }
     batch.emit("spell_cast", payload)
-    candidates = counter_candidates(batch.state, side, spell["cost"])
+    candidates = counter_candidates(batch.state, side, cost)
     if candidates:
         batch.emit(
             "pending_set",
@@ -733,7 +802,9 @@ def mystic_finished(batch: Batch, context: Mapping[str, Any], success: bool) -> 
             magic.NEUTRAL, 0
         )
         if neutral:
-            element = data[name].get("element") or magic.ELEMENTS[0]
+            element = (data.get(name) or {}).get("element") or next(
+                (k for k in done["cost"] if k != magic.NEUTRAL), magic.ELEMENTS[0]
+            )
             gems[element] = gems.get(element, 0) + neutral
         batch.emit(
             "fighter_changed",
@@ -746,8 +817,8 @@ def mystic_finished(batch: Batch, context: Mapping[str, Any], success: bool) -> 
             },
         )
         return
-    if not success or not done.get("target"):
-        return
+    if not success or not done.get("target") or name not in data:
+        return  # a spell named at the cast (unlisted): no lasting effect known
     item = data[name]
     duration = EFFECT_DURATION.get(item["duration"])
     target = done["target"]
@@ -909,6 +980,11 @@ def legal_cast(state: State, side: str) -> list[dict[str, Any]]:
             continue
         if not _may_act_now(state, side, fighter_id, "spells"):
             continue
+        if unlisted_caster(state, fighter_id):
+            # The spell named, its gems and difficulty entered: no choices.
+            if magic.gem_count(state["fighters"][fighter_id]["gems"]):
+                entries.append({"type": "cast", "fighter": fighter_id})
+            continue
         spells = castable(state, fighter_id)
         if spells:
             entries.append(
@@ -986,7 +1062,8 @@ def legal_call(state: State, side: str) -> list[dict[str, Any]]:
 
 class Cast(CommandKind):
     """X: a magician's spell; ``extra``: the mastery gems, one more die each;
-    ``difficulty``: typed when the spell's is a formula."""
+    ``difficulty``: typed when the spell's is a formula; ``cost``: entered
+    when the spell's is unknown."""
 
     type = "cast"
     section = "X"
@@ -996,6 +1073,8 @@ class Cast(CommandKind):
         gems_field("extra", "extra:", magic.MAX_EXTRA_GEMS),
         id_field("target", required=False),
         int_field("difficulty", 1, MAX_DIFFICULTY, required=False),
+        # Entered at the cast: a spell whose cost the sources do not give.
+        gems_field("cost", "cost:", 30),
     )
     legal = staticmethod(legal_cast)
     apply = staticmethod(cast)

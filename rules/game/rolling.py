@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules import odds
 from rules.checks import OpposedRoll, TestRoll
 from rules.dice import DiceExhausted, DiceSource
 from rules.errors import IllegalAction, _
@@ -169,8 +170,34 @@ def _roll_progress(
         "roll_updated",
         {"pending": updated, "faces": new_faces, "reroll": reroll},
     )
+    if _six_decides_nothing(updated, roll):
+        # II-A-1: keeping the six succeeds; a reroll could only lower the
+        # result, and no parry waits for it: kept without a tap.
+        roll = roll.decide(False, None)
+        updated = {**updated, "roll": roll_to_dict(roll)}
+        batch.emit(
+            "roll_updated",
+            {
+                "pending": updated,
+                "faces": [],
+                "reroll": False,
+                "automatic": "attack_succeeds",
+            },
+        )
     if roll.finished:
         _roll_finished(batch, updated, roll)
+
+
+def _six_decides_nothing(pending: Mapping[str, Any], roll: Any) -> bool:
+    """An attack test with no parry committed (VII-C-4) showing a six that
+    already makes it succeed (ATT below 0: otherwise it is not rolled): only
+    success counts, so keeping the six is always at least as good."""
+    if not isinstance(roll, TestRoll) or not roll.awaiting_choice:
+        return False
+    context = pending.get("context") or {}
+    if pending.get("purpose") != "attack" or context.get("parry_dice"):
+        return False
+    return odds.test_choice(roll).keep == 1
 
 
 def _roll_finished(

@@ -698,6 +698,12 @@ def record_effect(batch: Batch, side: str, command: Command) -> None:
             MAX_EFFECT_TURNS,
             _("An effect lasts {low} to {high} turns."),
         )
+    if duration == "upkeep" and kind == "skill":
+        # Entretien/X is paid in mana or temporary faith (II-C-3): a skill's
+        # effect (Régénération/X...) has no caster paying for it.
+        raise IllegalAction(
+            _("A skill is not upkept with mana or faith: give it another duration.")
+        )
     if duration == "upkeep":
         caster_id = command.get("caster") or command["fighter"]
         caster = st.living_fighter(state, caster_id)

@@ -161,3 +161,40 @@ def test_a_worker_thread_keeps_its_postgresql_connection_not_sqlites():
         assert first is not None and again == first
     else:
         assert first is None and again is None
+
+
+def test_a_body_said_too_large_is_refused_before_a_byte_of_it_is_read(settings):
+    settings.MAX_REQUEST_BYTES = 8 * 1024 * 1024
+    read, answers, called = [], [], []
+
+    async def receive():
+        read.append(1)
+        return {"type": "http.request", "body": b"x", "more_body": True}
+
+    async def send(message):
+        answers.append(message)
+
+    headers = [(b"host", b"club.local"), (b"content-length", b"60000000")]
+    big = scope(method="POST", headers=headers)
+    views = SyncViews(lambda environ, start: called.append(environ))
+    asyncio.run(views(big, receive, send))
+    assert answers[0]["status"] == 413 and read == [] and called == []
+    assert b"8 MB at most" in answers[1]["body"]
+
+
+def test_a_large_body_waits_on_disk_not_in_memory(settings):
+    """A 5 MB catalogue upload is taken, but held in a temporary file past
+    FILE_UPLOAD_MAX_MEMORY_SIZE: six bodies held open cost no 60 MB each."""
+    settings.FILE_UPLOAD_MAX_MEMORY_SIZE = 1024 * 1024
+    chunks = iter([b"x" * 2**20] * 5 + [b""])
+
+    async def receive():
+        chunk = next(chunks)
+        return {"type": "http.request", "body": chunk, "more_body": bool(chunk)}
+
+    body = asyncio.run(read_body(receive))
+    try:
+        assert body._rolled  # on disk
+        assert body.read() == b"x" * 5 * 2**20
+    finally:
+        body.close()

@@ -60,9 +60,9 @@ def served(migrated: Path, tmp_path: Path, **settings: str):
     """The app served as ``make run`` serves it, on a copy of ``migrated``."""
     database = tmp_path / "address.sqlite3"
     shutil.copyfile(migrated, database)
-    with serve_like_make(
-        server_env(DATABASE_URL=f"sqlite:///{database}", **settings)
-    ) as base:
+    env = server_env(DATABASE_URL=f"sqlite:///{database}")
+    env.update(settings)  # DEBUG too
+    with serve_like_make(env) as base:
         yield base
 
 
@@ -96,3 +96,28 @@ def test_behind_a_proxy_only_the_proxys_address_may_name_the_client(migrated, tm
     with served(migrated, tmp_path, **settings) as base:
         statuses = _join_attempts(base, JOIN_LIMIT + 3)
     assert statuses == [404] * JOIN_LIMIT + [429] * 3
+
+
+def test_x_forwarded_proto_counts_only_from_the_proxys_address(migrated, tmp_path):
+    """Behind the proxy, a request is taken as HTTPS (HSTS, secure cookies,
+    no redirect) only when the proxy's own address says so: a client at
+    another address writing ``X-Forwarded-Proto: https`` is not believed
+    (it was: Django's SECURE_PROXY_SSL_HEADER took it from anyone)."""
+    settings = {
+        "DEBUG": "false",
+        "SECRET_KEY": "x" * 50,
+        "ALLOWED_HOSTS": "127.0.0.1",
+        "BEHIND_TLS_PROXY": "true",
+        "PROXY_ADDRESS": "127.0.0.2",
+        "SECURE_SSL_REDIRECT": "false",  # so the plain-HTTP readiness check passes
+    }
+    https = {"X-Forwarded-Proto": "https"}
+    with served(migrated, tmp_path, **settings) as base:
+        with httpx.Client(timeout=10) as anyone:
+            forged = anyone.get(base + "/healthz", headers=https)
+        proxy = httpx.HTTPTransport(local_address="127.0.0.2")
+        with httpx.Client(transport=proxy, timeout=10) as from_proxy:
+            said = from_proxy.get(base + "/healthz", headers=https)
+    assert forged.status_code == said.status_code == 200
+    assert "Strict-Transport-Security" not in forged.headers
+    assert "Strict-Transport-Security" in said.headers

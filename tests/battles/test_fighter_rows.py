@@ -328,8 +328,9 @@ def queries_by_kind(cards: int) -> dict[tuple[str, ...], set[int]]:
     )
     # A seed whose random first turn gives the actions that write rows (the
     # upkeep's turn_started too) with 7 cards as with 30, so they compare;
-    # seed 4 no longer did once the engine made one-option choices itself.
-    rng = random.Random(1)
+    # seed 4 no longer did once the engine made one-option choices itself,
+    # seed 1 once attacks alternated and certain rolls were made without a tap.
+    rng = random.Random(5)
     counts: dict[tuple[str, ...], set[int]] = {}
     while True:  # the whole first turn, up to the start of the second
         game.refresh_from_db()

@@ -440,6 +440,11 @@ def test_the_card_s_melee_abilities_are_offered_where_the_rules_allow(
     act(phones["a"], game, side="a", type="attack", attacker="a1.1", target="b1.1")
     page = phones["b"].get(f"/games/{game.public_id}/").content.decode()
     assert 'name="counter"' in page and "Counter-attack with 1 die" in page
+    # The counter-attack's odds follow counter_short: the ruling is named.
+    assert (
+        "House ruling: a defence that reaches the attack but not 2 more: the "
+        "blow lands." in page
+    )
 
 
 def test_on_one_phone_a_secret_placement_waits_behind_a_hand_over(owner_client):

@@ -87,6 +87,7 @@ def test_a_failed_courage_test_on_a_charge_names_the_failed_charge_ruling(
     shot(a, "fear", "after-roll-a")  # the answer where the finger was
     assert game.state["fighters"][charger]["routed"] is True
     assert [charger, character] not in game.state["contacts"]
+    assert game.state["active"] is None  # its activation ended by itself
     ruling = "the charge does not happen, the fighter is routed where it stands"
     for page in (a, b):
         log = page.locator(".log")

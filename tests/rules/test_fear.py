@@ -175,6 +175,30 @@ def test_IX_a_war_cry_charger_frightens_those_it_charges():
     assert table.state["pending"]["difficulty"] == 5
 
 
+def test_IX_the_living_dead_are_not_immune_to_the_fear_of_hyperians():
+    """melee §3 [read] S11: "Living-Dead: [...] They have Immunity/Fear,
+    except against Hyperians": a zombie (PEUR 3) charged by a Hyperian of
+    PEUR 5 tests, with its PEUR as its courage; charged by another PEUR 5 it
+    does not. (A Hyperian is read as the card's ability "Hypérien".)"""
+    zombie = fighter_card("Zombie", PEUR=3, COU=None, skills=["Mort-vivant"])
+    hyperian = fighter_card("Paladin", PEUR=5, COU=None, skills=["Hypérien"])
+    table = activation_table([zombie], [hyperian], first="b")
+    events = charge(table, "b", "b1.1", "a1.1")
+    # The Paladin's own test against the living dead cannot fail (5 >= 3).
+    assert courage_tests(events) == (["a1.1"], ["b1.1"])
+    pending = table.state["pending"]
+    assert (pending["value"], pending["difficulty"]) == (3, 5)
+    other = fighter_card("Paladin", PEUR=5, COU=None)
+    table = activation_table([zombie], [other], first="b")
+    assert courage_tests(charge(table, "b", "b1.1", "a1.1")) == ([], ["b1.1"])
+    # Immunité/Peur as well: immune even to Hyperians.
+    sure = fighter_card(
+        "Zombie", PEUR=3, COU=None, skills=["Mort-vivant", "Immunité/Peur"]
+    )
+    table = activation_table([sure], [hyperian], first="b")
+    assert courage_tests(charge(table, "b", "b1.1", "a1.1")) == ([], ["b1.1"])
+
+
 def test_IX_the_living_dead_frighten_even_a_braver_fighter():
     """§5 [read] M10: "Living-dead frighten everyone, even fighters with a
     higher FEAR"; melee §3: "They have Immunity/Fear"."""
@@ -217,7 +241,8 @@ def test_IX_a_charger_that_fails_does_not_charge_and_is_routed_where_it_stands()
     assert fighter["routed"] is True and fighter["charged"] is False
     assert table.state["contacts"] == []
     rulings = [e["payload"].get("house_ruling") for e in events]
-    assert rulings.count("failed_charge") == 2  # the contacts undone, the rout
+    # The contacts undone, the rout (the activation's end follows from it).
+    assert rulings.count("failed_charge") == 2
     assert table.state["pending"] is None
     assert table.state == replay(table.events)
 
@@ -408,3 +433,88 @@ def test_IV_D_1_a_rally_the_dice_cannot_miss_is_recorded_without_a_roll():
     assert table.state["fighters"]["a1.1"]["routed"] is False
     (ticked,) = [e["payload"] for e in events if e["kind"] == "upkeep_ticked"]
     assert ticked["rally_certain"] == {"courage": 6, "difficulty": 6}
+
+
+# --- A failed charge (referee leftovers) ---------------------------------------------
+
+
+def test_IX_a_failed_charge_ends_the_activation_by_itself_when_nothing_is_left():
+    """§5 Additions: "Failure when charging: The charger is in rout, its
+    activation ends, it stays in place" ([C4] M18, ``failed_charge``
+    "no_charge"): a lone charger leaves its side nothing to do, so the
+    activation ends without a tap (the rout just before names the ruling)."""
+    guard = fighter_card("Garde", COU=1)
+    table = activation_table([guard], [wolfen()])
+    charge(table, "a", "a1.1", "b1.1")
+    events = table.play("a", {"type": "roll"}, faces=[2])  # 1 + 2 = 3 < 6
+    (ended,) = [e["payload"] for e in events if e["kind"] == "activation_ended"]
+    assert ended["reason"] == "failed_charge" and ended["fighter"] == "a1.1"
+    assert table.state["active"] is None
+    assert table.state == replay(table.events)
+
+
+def test_IX_a_failed_charge_leaves_the_group_s_other_fighters_their_activation():
+    """Only the charger's activation ends: a second fighter of the same card
+    may still act, so the side still ends the activation itself."""
+    guard = fighter_card("Garde", 2, COU=1)
+    table = activation_table([guard], [wolfen()])
+    charge(table, "a", "a1.1", "b1.1")
+    events = table.play("a", {"type": "roll"}, faces=[2])
+    assert not [e for e in events if e["kind"] == "activation_ended"]
+    assert table.state["active"]["fighters"] == ["a1.1", "a1.2"]
+
+
+def test_IX_after_a_failed_charge_the_charged_fighters_are_not_engaged():
+    """ "it stays in place" ([C4] M18): the charge does not happen, so those it
+    charged are not "engaged this phase" (the disengagement's difficulty
+    reads it, initiation rules "Désengagement")."""
+    guard = fighter_card("Garde", COU=1)
+    table = activation_table([guard], [wolfen()])
+    charge(table, "a", "a1.1", "b1.1")
+    assert table.state["engaged"] == ["b1.1"]
+    table.play("a", {"type": "roll"}, faces=[2])
+    assert table.state["engaged"] == []
+    assert table.state == replay(table.events)
+
+
+def test_IX_under_routed_in_contact_the_charged_stay_engaged():
+    guard = fighter_card("Garde", COU=1)
+    table = activation_table(
+        [guard], [wolfen()], rulings={"failed_charge": "routed_in_contact"}
+    )
+    charge(table, "a", "a1.1", "b1.1")
+    events = table.play("a", {"type": "roll"}, faces=[2])
+    assert table.state["engaged"] == ["b1.1"]
+    assert not [e for e in events if e["kind"] == "activation_ended"]
+
+
+def test_the_odds_shown_before_a_counter_attack_follow_counter_short():
+    """melee §4 [read] S11: a counter-attack "must beat the attack result by
+    +2". Under ``counter_short`` "lands" the blow is stopped only by 2 more;
+    under "parried" a defence reaching the attack stops it too: the odds
+    offered before the counter-attack are the plain parry's."""
+    from fractions import Fraction
+
+    from rules.game.combat_phase import parry_odds
+
+    def offered(rulings=None):
+        a = fighter_card("A", ATT=4)
+        b = fighter_card("B", skills=["Contre-attaque"])
+        table = melee_table([a], [b], [["a1.1", "b1.1"]], rulings=rulings)
+        named = table.state["combat"]["combats"][0]["initiative_fighters"]
+        for side, fighter in (("a", "a1.1"), ("b", "b1.1")):
+            if named[side] is None:
+                table.play(side, {"type": "initiative", "fighter": fighter})
+        table.play("a", {"type": "roll"}, faces=[4, 1])
+        table.play("b", {"type": "place_dice", "fighter": "b1.1", "attack": 0})
+        table.play("a", {"type": "place_dice", "fighter": "a1.1", "attack": 2})
+        table.play("a", {"type": "attack", "attacker": "a1.1", "target": "b1.1"})
+        pending = table.state["pending"]
+        defence = table.state["cards"]["b1"]["profile"]["DEF"]
+        return pending, defence
+
+    pending, defence = offered()
+    assert Fraction(pending["counter_odds"]["1"]) == parry_odds(4, defence, 1, 2)
+    assert Fraction(pending["counter_odds"]["1"]) < Fraction(pending["odds"]["1"])
+    pending, defence = offered({"counter_short": "parried"})
+    assert pending["counter_odds"]["1"] == pending["odds"]["1"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from rules.game import choice_odds, legal_actions, waiting_for
+from rules.game import choice_odds, legal_actions, replay, waiting_for
 from rules.game.combat_phase import blow_lands_choice
 from tests.rules.test_melee_combat import combat, initiative, kinds
 from tests.support.melee import fighter_card, melee_table
@@ -301,3 +301,119 @@ def test_2_8_under_the_ruling_none_nobody_pursues():
     table.refuses(
         "a", {"type": "pursue", "fighter": "a1.1", "target": "b1.2"}, "under way"
     )
+
+
+# --- §2.5: which side opens the later exchanges (house ruling) ------------------------
+
+
+def b_alone_against_two(rulings=None):
+    """B alone against A1 and A2; B wins the Initiative; B puts its 3 dice in
+    attack, A1 2 of 2, A2 none. Exchange 1 is B, A1, B: B attacked last."""
+    a = fighter_card("A", 2, ATT=3, DEF=2, FOR=3, RES=9)
+    b = fighter_card("B", ATT=4, DEF=3, FOR=3, RES=9)
+    table = melee_table([a], [b], [["b1.1", "a1.1", "a1.2"]], rulings=rulings)
+    initiative(table, "a1.1", "b1.1", [1, 5])  # 1 + 3 against 5 + 3: B
+    table.play("a", {"type": "place_dice", "fighter": "a1.1", "attack": 2})
+    table.play("a", {"type": "place_dice", "fighter": "a1.2", "attack": 0})
+    table.play("b", {"type": "place_dice", "fighter": "b1.1", "attack": 3})
+    attack(table, "b", "b1.1", "a1.1")
+    take_blow(table, "a")
+    attack(table, "a", "a1.1", "b1.1")
+    take_blow(table, "b")
+    attack(table, "b", "b1.1", "a1.2")
+    take_blow(table, "a")
+    assert combat(table)["exchange"] == 2
+    return table
+
+
+def exchange_line(table):
+    return [
+        e["payload"]
+        for e in table.events
+        if e["kind"] == "combat_updated" and "exchange" in e["payload"]
+    ][-1]
+
+
+def test_2_5_the_initiative_winner_opens_each_exchange_by_default_a_named_ruling():
+    """§2.5 [read] (S8): "The initiative winner's side attacks first. Attacks
+    then alternate between the sides": the sources say nothing of the later
+    exchanges. Default of ``exchange_opener``: the winner's side opens again
+    (B after B), and the event names the ruling that decided it."""
+    table = b_alone_against_two()
+    assert waiting_for(table.state) == {"b"}
+    line = exchange_line(table)
+    assert line["opener"] == "b" and line["house_ruling"] == "exchange_opener"
+
+
+def test_2_5_the_alternation_may_go_on_across_exchanges():
+    """``exchange_opener`` "alternation_goes_on": after B's last attack of
+    exchange 1, A opens exchange 2 ("attacks then alternate", S8)."""
+    table = b_alone_against_two({"exchange_opener": "alternation_goes_on"})
+    assert waiting_for(table.state) == {"a"}
+    line = exchange_line(table)
+    assert line["opener"] == "a" and line["house_ruling"] == "exchange_opener"
+    attack(table, "a", "a1.1", "b1.1")
+    take_blow(table, "b")
+    assert waiting_for(table.state) == {"b"}
+
+
+def test_the_exchange_opener_ruling_is_not_named_when_one_side_alone_can_attack():
+    """Only the side holding an attack die can open: the ruling decides
+    nothing and the event does not name it."""
+    table = one_against_two()
+    table.play("a", {"type": "place_dice", "fighter": "a1.1", "attack": 1})
+    table.play("b", {"type": "place_dice", "fighter": "b1.1", "attack": 2})
+    table.play("b", {"type": "place_dice", "fighter": "b1.2", "attack": 0})
+    attack(table, "b", "b1.1", "a1.1")
+    table.play("a", {"type": "parry", "dice": 0})
+    table.play("b", {"type": "roll"}, faces=[1, 1])
+    attack(table, "a", "a1.1", "b1.1")
+    take_blow(table, "b")
+    line = exchange_line(table)
+    assert line["opener"] == "b" and "house_ruling" not in line
+
+
+def test_the_exchange_opener_ruling_says_the_sources_are_silent():
+    """Its reason says truly that the sources do not give it (basis "none")."""
+    from rules.melee import HOUSE_RULINGS
+
+    opener = HOUSE_RULINGS["exchange_opener"]
+    assert opener.basis == "none" and opener.default == "initiative_winner"
+    assert opener.reason.startswith("Not found in the sources")
+
+
+def test_a_six_that_already_makes_an_unparried_attack_succeed_is_kept_without_a_tap():
+    """§2.6 [read] (S8): "1d6 + current ATT. There is no fixed difficulty";
+    II-A-4: 0 or less fails. With ATT -3 the test is rolled; a six gives 3:
+    it succeeds, no parry waits (only success counts), and rerolling could
+    only risk a failure (II-A-1: keep 1, reroll 5/6): kept, no question."""
+    a = fighter_card("A", ATT=-3)
+    b = fighter_card("B", RES=9)
+    table = melee_table([a], [b], [["a1.1", "b1.1"]])
+    initiative(table, "a1.1", "b1.1", [4, 1])
+    table.play("b", {"type": "place_dice", "fighter": "b1.1", "attack": 2})
+    table.play("a", {"type": "place_dice", "fighter": "a1.1", "attack": 2})
+    attack(table, "a", "a1.1", "b1.1")  # B has no defence die: no parry asked
+    events = table.play("a", {"type": "roll"}, faces=[6])
+    kept = [e["payload"] for e in events if e["payload"].get("automatic")]
+    assert kept and kept[0]["automatic"] == "attack_succeeds"
+    assert kept[0]["reroll"] is False
+    (resolved,) = [e["payload"] for e in events if e["kind"] == "test_resolved"]
+    assert (resolved["final"], resolved["success"]) == (3, True)
+    assert table.state["pending"]["kind"] == "wound"
+    assert table.state == replay(table.events)
+
+
+def test_a_six_against_a_parry_is_still_asked_with_a_negative_attack():
+    """Against a committed parry the result's size matters (the defence must
+    reach it): the six's question stays, showing the chance the blow lands."""
+    a = fighter_card("A", ATT=-3)
+    b = fighter_card("B", RES=9)
+    table = melee_table([a], [b], [["a1.1", "b1.1"]])
+    initiative(table, "a1.1", "b1.1", [4, 1])
+    table.play("b", {"type": "place_dice", "fighter": "b1.1", "attack": 0})
+    table.play("a", {"type": "place_dice", "fighter": "a1.1", "attack": 2})
+    attack(table, "a", "a1.1", "b1.1")
+    table.play("b", {"type": "parry", "dice": 1})
+    table.play("a", {"type": "roll"}, faces=[6])
+    assert choice_odds(table.state["pending"])["lands"] is True

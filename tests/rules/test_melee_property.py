@@ -37,6 +37,10 @@ def random_card(rng: random.Random, name: str, fighters: int = 1) -> dict:
     )
 
 
+def other(side: str) -> str:
+    return "a" if side == "b" else "b"
+
+
 def assert_alternation_was_forced(sides: list[str], winner: str) -> None:
     """The order is the alternation itself: each attack is the other side's
     turn unless that side has made its last attack of the exchange."""
@@ -48,14 +52,20 @@ def assert_alternation_was_forced(sides: list[str], winner: str) -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(hs.integers(1, 4), hs.integers(0, 10**6), hs.booleans())
-def test_random_combats_spend_every_die_in_alternating_exchanges(n, seed, lone_a):
+@given(hs.integers(1, 4), hs.integers(0, 10**6), hs.booleans(), hs.booleans())
+def test_random_combats_spend_every_die_in_alternating_exchanges(
+    n, seed, lone_a, alternation
+):
     rng = random.Random(seed)
     lone, crowd = ("a", "b") if lone_a else ("b", "a")
     cards = {lone: [random_card(rng, "Seul")], crowd: [random_card(rng, "Foule", n)]}
     one = f"{lone}1.1"
     many = [f"{crowd}1.{i}" for i in range(1, n + 1)]
-    table = melee_table(cards["a"], cards["b"], [[one, *many]], seed=f"p{seed}")
+    # Which side opens the later exchanges: the house ruling exchange_opener.
+    rulings = {"exchange_opener": "alternation_goes_on"} if alternation else None
+    table = melee_table(
+        cards["a"], cards["b"], [[one, *many]], seed=f"p{seed}", rulings=rulings
+    )
     start = len(table.events)
     combat = table.state["combat"]["combats"][0]
     assert combat["dice"][one]["total"] == 1 + n  # VII-C-1
@@ -94,12 +104,17 @@ def test_random_combats_spend_every_die_in_alternating_exchanges(n, seed, lone_a
     for attack in attacks:
         side = table.state["fighters"][attack["attacker"]]["side"]
         by_exchange.setdefault(attack["exchange"], []).append(side)
-    for sides in by_exchange.values():
+    last = None
+    for _exchange, sides in sorted(by_exchange.items()):
         repeats = [i for i in range(1, len(sides)) if sides[i] == sides[i - 1]]
         if repeats:
             alone = sides[repeats[0]]
             assert all(s == alone for s in sides[repeats[0] :]), sides
-        assert_alternation_was_forced(sides, winner)
+        # The opener: the winner's side again (default), or, under
+        # "alternation_goes_on", the side that did not attack last.
+        opener = winner if last is None or not alternation else other(last)
+        assert_alternation_was_forced(sides, opener)
+        last = sides[-1]
     assert sorted(by_exchange) == list(range(1, len(by_exchange) + 1))
 
     # Every attack die is spent, unless its holder or all its opponents fell.

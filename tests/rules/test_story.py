@@ -195,8 +195,12 @@ def bot_game():
         table = _bot_game()
         # An undo and its action made again, as players do.
         table.undo(table.events[-1]["side"] or "a")
-        side, command = next_command(table.state, random.Random(1))
-        table.play(side, command)
+        rng = random.Random(1)
+        for _ in range(50):  # then on to the game's end again
+            if table.state["phase"] == "finished":
+                break
+            side, command = next_command(table.state, rng)
+            table.play(side, command)
         GAME = table.events
     return GAME
 

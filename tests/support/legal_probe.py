@@ -18,6 +18,12 @@ from rules.game.activation_phase import DECLARED
 DRAW_ACTIONS = ["draw", "reserve", "play_reserve", "play_reserve_and_top", "refuse"]
 
 
+def _one_gem(state: dict[str, Any], entry: dict[str, Any]) -> dict[str, int]:
+    """One gem of the element the caster holds most of."""
+    gems = state["fighters"][entry["fighter"]]["gems"]
+    return {max(sorted(gems), key=lambda element: gems[element]): 1}
+
+
 def example_command(
     state: dict[str, Any], side: str, entry: dict[str, Any], rng: random.Random
 ) -> dict[str, Any]:
@@ -46,6 +52,11 @@ def example_command(
         if data.get("gems") is not None:  # X: mana counted in gems
             command.pop("mana", None)
             command["gems"] = {rng.choice(["fire", "air"]): rng.randint(0, 9)}
+    elif kind == "cast" and "spell" not in command:
+        # A magician with no known spell: names it, enters gems and difficulty.
+        command.update(spell="Éclair", cost=_one_gem(state, entry), difficulty=6)
+    elif kind == "cast" and state["spells"][command["spell"]]["cost"] is None:
+        command["cost"] = _one_gem(state, entry)  # unknown: entered at the cast
     elif kind == "tick_upkeep":
         command["rallied"] = rng.random() < 0.5
         command["difficulty"] = rng.randint(1, 30)  # a rally test's (IV-D-1)

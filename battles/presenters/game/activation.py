@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from battles.presenters.game import magic
 from battles.presenters.game.common import Panel, options, wait_panel
 from battles.presenters.game.floor import Offers
-from battles.presenters.words import DRAW_ACTIONS, RANGE_BANDS, action_word
+from battles.presenters.words import DRAW_ACTIONS, RANGE_BANDS, action_word, side_word
 from rules.activation import DrawPhase
 from rules.game import movement_cm
 from rules.game import state as st
@@ -116,10 +116,13 @@ def _activation_panel(state: Mapping[str, Any], side: str, offers: Offers) -> Pa
         if data["eliminated"]:
             continue
         declared = offers.of("declare", fighter=fighter_id)
+        again = "mystic" in state["acted"].get(fighter_id, [])
         moves = [
             {
                 "value": entry["action"],
-                "label": action_word(entry["action"]),
+                "label": _("Another mystic action (cumulative, IV-B-2)")
+                if again and entry["action"] == "mystic"
+                else action_word(entry["action"]),
                 "cm": movement_cm(state, fighter_id, entry["action"]),
             }
             for entry in declared
@@ -207,6 +210,14 @@ def _cards_played(p, who, names):
 
 
 def _activation_ended(p, who, names):
+    if p.get("reason") == "failed_charge":
+        return _(
+            "Nothing left to do for %(side)s: %(fighter)s's charge failed and its "
+            "activation ends, so the activation ends by itself."
+        ) % {
+            "fighter": p.get("label", ""),
+            "side": side_word(p.get("side"), mid=True),
+        }, "IX"
     return _("%(side)s ends its activation.") % {"side": who}, "IV-B-2"
 
 

@@ -11,8 +11,10 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from battles.presenters.game import magic
 from battles.presenters.game.common import Panel, labels, options, percent
 from battles.presenters.game.floor import Offers, waiting_for
+from battles.presenters.rulings import value_word
 from battles.presenters.words import pending_title, side_word
 from rules import melee, odds
 from rules.game import state as st
@@ -69,6 +71,7 @@ def panel(state: Mapping[str, Any], side: str, offers: Offers) -> Panel:
                 "combats": combats,
                 "picking": combat["picker"] == side,
                 "pursuits": _pursuits(state, offers),
+                "casters": magic.combat_casters(state, side, offers),
             },
         )
     return _combat_panel(state, side, offers)
@@ -100,6 +103,21 @@ def _pursuits(state: Mapping[str, Any], offers: Offers) -> list[dict[str, Any]]:
             {"id": pursuer, "label": fighters[pursuer]["label"], "targets": targets}
         )
     return result
+
+
+def add_other_pursuits(panel: Panel, state: Mapping[str, Any], side: str | None):
+    """On one phone holding both sides, the pick of the next combat also
+    offers the other side's pursuits (VII-C-6): the phone acts for the
+    picker, and a pursuer of the other side would otherwise never be
+    offered its move. Each carries its side for the tap."""
+    if panel.kind != "choose_combat" or side not in st.SIDES:
+        return
+    other = st.other(side)
+    extra = [
+        {**pursuit, "side": other} for pursuit in _pursuits(state, Offers(state, other))
+    ]
+    if extra:
+        panel.data["pursuits"] = [*panel.data.get("pursuits", []), *extra]
 
 
 def _form_combats_panel(state: Mapping[str, Any]) -> Panel:
@@ -359,6 +377,8 @@ def _combat_panel(state: Mapping[str, Any], side: str, offers: Offers) -> Panel:
         "initiative_word": side_word(winner) if winner else "",
         "initiative_choices": _initiative_choices(state, item, side, offers),
         "placements": _placements(state, rows, offers),
+        # Warrior-mages and -monks cast or call while their side has the floor.
+        "casters": magic.combat_casters(state, side, offers),
         "attacks": _attacks(state, item, offers),
         "turn_word": side_word(turn) if turn else "",
         "exchange": item.get("exchange", 1),
@@ -434,6 +454,12 @@ def parry_panel(state: Mapping[str, Any], side: str, offers: Offers) -> Panel:
             "bonus": context.get("bonus"),
             "tie_ruling": (state.get("house_rulings") or {}).get("parry_tie")
             == "not_parried",
+            # The counter-attack's odds follow ``counter_short``: say which.
+            "counter_short": value_word(
+                (state.get("house_rulings") or {}).get(
+                    "counter_short", melee.HOUSE_RULINGS["counter_short"].default
+                )
+            ),
         },
     )
 
@@ -684,6 +710,11 @@ def _combat_updated(p, who, names):
                 else _("Freed: %(fighters)s; they do not pursue.")
             ) % {"fighters": freed}
         return text, "VII-C-3"
+    if "exchange" in p and p.get("opener"):
+        return _("Exchange %(n)s begins: %(side)s attacks first.") % {
+            "n": p["exchange"],
+            "side": side_word(p["opener"], mid=True),
+        }, "VII-C-3"
     if "exchange" in p:
         return _("Exchange %(n)s begins.") % {"n": p["exchange"]}, "VII-C-3"
     return None

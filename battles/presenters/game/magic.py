@@ -49,12 +49,17 @@ def spells_of(state: Mapping[str, Any], fighter_id: str, offers: Offers) -> list
     found = []
     for name in names:
         spell = state["spells"][name]
-        after = rules_magic.pay(fighter["gems"], spell["cost"])
+        unknown = spell["cost"] is None  # entered for this cast
+        after = (
+            dict(fighter["gems"])
+            if unknown
+            else rules_magic.pay(fighter["gems"], spell["cost"])
+        )
         # A number, or a formula of the caster's values; of the target's, its
         # odds wait for the target (the formula shown as printed).
         difficulty = spell_difficulty(state, spell, fighter_id, None)
         choices = []
-        for extra in range(MAX_EXTRA_OFFERED + 1):
+        for extra in range(1 if unknown else MAX_EXTRA_OFFERED + 1):
             element = _extra_element(after) if extra else None
             if extra and (element is None or after.get(element, 0) < extra):
                 break
@@ -74,7 +79,9 @@ def spells_of(state: Mapping[str, Any], fighter_id: str, offers: Offers) -> list
         found.append(
             {
                 "name": name,
-                "cost": gem_words(spell["cost"]),
+                "cost": "" if unknown else gem_words(spell["cost"]),
+                "cost_unknown": unknown,
+                "cost_text": spell.get("cost_text", ""),
                 "difficulty": difficulty
                 if difficulty is not None
                 else spell["difficulty"],
@@ -121,13 +128,21 @@ def mystic_view(
     miracles = miracles_of(state, fighter_id, offers)
     gems = fighter.get("gems")
     everyone = [f for s in st.SIDES for f in st.fighters_of(state, s)]
+    unlisted = any(
+        not entry.get("choices") for entry in offers.of("cast", fighter=fighter_id)
+    )
     return {
         "spells": spells,
+        # A magician who knows no spell: the spell named, its gems and
+        # difficulty entered (in gems, not a single mana number).
+        "unlisted": unlisted,
+        "repeat_note": "mystic" in state["acted"].get(fighter_id, [])
+        and bool(spells or miracles or unlisted),
         "miracles": miracles,
         "gems": gem_words(gems) if gems is not None else "",
         "is_magician": gems is not None,
         "faith": fighter.get("faith"),
-        "targets": options(state, everyone) if spells or miracles else [],
+        "targets": options(state, everyone) if spells or miracles or unlisted else [],
         "elements": [
             {"value": e, "label": element_word(e), "count": (gems or {}).get(e, 0)}
             for e in rules_magic.ELEMENTS
@@ -135,6 +150,32 @@ def mystic_view(
         "set_gems": gems is not None
         and offers.allows("set_mystic", fighter=fighter_id),
     }
+
+
+def combat_casters(
+    state: Mapping[str, Any], side: str, offers: Offers
+) -> list[dict[str, Any]]:
+    """The warrior-mages and warrior-monks of ``side`` who may cast or call
+    now in the combat phase (ch. 4 [read] M2, the ``combat_casting``
+    convention: ``legal_actions`` lists them), each with his spell and
+    miracle forms as on the activation panel."""
+    found = []
+    for fighter_id in st.fighters_of(state, side):
+        if not (
+            offers.allows("cast", fighter=fighter_id)
+            or offers.allows("call", fighter=fighter_id)
+        ):
+            continue
+        view = mystic_view(state, fighter_id, offers)
+        view["set_gems"] = False  # the reserve is set on the fighters' list
+        found.append(
+            {
+                "id": fighter_id,
+                "label": state["fighters"][fighter_id]["label"],
+                "mystic": view,
+            }
+        )
+    return found
 
 
 # --- the upkeep: mana recovered in gems (X-G-1) -----------------------------------

@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from battles.presenters.game.common import Panel, labels, percent, percents
 from battles.presenters.words import (
@@ -113,6 +114,11 @@ def _six_panel(state: Mapping[str, Any], pending: Mapping[str, Any]) -> Panel:
 
 def _roll_updated(p, who, names):
     pending = p["pending"]
+    if p.get("automatic") == "attack_succeeds":
+        return _(
+            "The six is kept without asking: with it the attack test succeeds "
+            "and no parry waits; a reroll could only risk a failure."
+        ), "II-A-1, VII-C-4"
     if p.get("reroll") is False:
         return _("%(side)s keeps the six.") % {"side": who}, "II-A-1"
     if p.get("reroll"):
@@ -135,7 +141,8 @@ def _roll_updated(p, who, names):
             if final_a == final_b and 6 not in (face_a, face_b):
                 text += " " + _("(a tie: rolled again)")
             rounds.append(text)
-        faces = "; ".join(rounds)
+        # The rounds' separator: "; " in English, " ; " in French.
+        faces = pgettext("between the rounds of an opposed roll", "; ").join(rounds)
     return (
         _("%(what)s: %(faces)s.")
         % {"what": pending_title(pending, names), "faces": faces},

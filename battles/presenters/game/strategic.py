@@ -36,7 +36,7 @@ def panel(
     fighter_done = state["tactics"]["fighters"][side] is not None or not (
         offers.allows("choose_tactics_fighter")
     )
-    if sequence_done and fighter_done:
+    if sequence_done and fighter_done and not offers.allows("rallying_cry"):
         return Panel(
             "wait",
             side=st.other(side),
@@ -91,8 +91,25 @@ def panel(
             "best": best,
             "fighter_done": fighter_done,
             "chosen": state["tactics"]["fighters"][side],
+            "cries": _cries(state, side, offers),
         },
     )
+
+
+def _cries(state: Mapping[str, Any], side: str, offers: Offers) -> list[dict]:
+    """Cri de ralliement (IX), offered at the start of the strategic phase:
+    who may sound it, and how many routed friends it would rally."""
+    routed = sum(
+        1 for f in st.fighters_of(dict(state), side) if state["fighters"][f]["routed"]
+    )
+    return [
+        {
+            "id": entry["fighter"],
+            "label": state["fighters"][entry["fighter"]]["label"],
+            "routed": routed,
+        }
+        for entry in offers.of("rallying_cry")
+    ]
 
 
 # --- the log's wording ------------------------------------------------------------
@@ -111,7 +128,27 @@ def _first_chosen(p, who, names):
     return _("%(side)s will speak first.") % {"side": side_word(p["first"])}, "IV-B-1"
 
 
+def _rallying_cry(p, who, names):
+    rallied = p.get("rallied_labels") or []
+    if rallied:
+        text = _(
+            "%(fighter)s sounds its Rallying Cry: %(rallied)s rally without a "
+            "test; %(side)s gets +1 to its Courage tests this turn."
+        )
+    else:
+        text = _(
+            "%(fighter)s sounds its Rallying Cry: no routed fighter to rally; "
+            "%(side)s gets +1 to its Courage tests this turn."
+        )
+    return text % {
+        "fighter": p["label"],
+        "rallied": ", ".join(rallied),
+        "side": side_word(p["side"], mid=True),
+    }, "IX"
+
+
 EVENTS = {
+    "rallying_cry": _rallying_cry,
     "sequence_set": _sequence_set,
     "tactics_fighter_set": lambda p, who, names: None,
     "first_chosen": _first_chosen,
