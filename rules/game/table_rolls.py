@@ -491,9 +491,9 @@ class CharacteristicTest(CommandKind):
         id_field("opponent", required=False),
         choice_field("opponent_characteristic", st.CHARACTERISTICS, required=False),
         int_field("dice", 1, MAX_TEST_DICE, required=False, default=1),
-        int_field("modifier", -10, 10, required=False, default=0),
+        int_field("modifier", -MAX_MODIFIER, MAX_MODIFIER, required=False, default=0),
         choice_field("use", USES, assumed="other"),
-        text_field("label"),
+        text_field("label", MAX_LABEL),
         int_field("cost", 0, 99, required=False),
     )
     legal = staticmethod(legal_characteristic_test)
@@ -507,6 +507,6 @@ class Scatter(CommandKind):
     section = "II-C-5"
     anytime = True
     rolls = True
-    fields = (text_field("label"),)
+    fields = (text_field("label", MAX_LABEL),)
     legal = staticmethod(legal_scatter)
     apply = staticmethod(scatter)

@@ -926,7 +926,7 @@ class RecordEffect(CommandKind):
     anytime = True
     fields = (
         id_field("fighter"),
-        text_field("name", required=True),
+        text_field("name", MAX_NAME, required=True),
         choice_field("kind", EFFECT_KINDS),
         choice_field("duration", DURATIONS),
         bool_field("active"),
