@@ -11,7 +11,7 @@ from rules.activation import DrawPhase
 from rules.contact import max_adversaries
 from rules.errors import IllegalAction, _, joined
 from rules.game import state as st
-from rules.game.combat_phase import start_combat_phase
+from rules.game.combat import start_combat_phase
 from rules.game.commands import (
     WOUND_MODIFIERS,
     CommandKind,

@@ -9,7 +9,7 @@ player entered from real dice) and every face is written into the events, so
 The turn (chapter 4): strategic phase (IV-A-1 sequences, IV-A-2 Tactics
 roll), activation phase (IV-B-1 draws, IV-B-2 actions; shooting, movement and
 disengagement from the initiation rules), combat phase (IV-C and the melee of
-``rules.game.combat_phase``, from rules-data/melee-sources.md), upkeep (IV-D).
+``rules.game.combat``, from rules-data/melee-sources.md), upkeep (IV-D).
 Tests follow II-A, wounds II-B.
 """
 
@@ -25,7 +25,7 @@ from rules.errors import IllegalAction, _
 # importing it registers them in COMMAND_TABLE.
 from rules.game import (
     activation_phase,
-    combat_commands,
+    combat,
     magic_phase,
     rallying_cry,
     rolling,
@@ -226,7 +226,7 @@ _ORDER = [
     rolling.__name__,
     strategic_phase.__name__,
     activation_phase.__name__,
-    combat_commands.__name__,
+    combat.commands.__name__,
     magic_phase.__name__,
     rallying_cry.__name__,
     __name__,

@@ -36,7 +36,7 @@ from typing import Any
 
 from rules.activation import DrawPhase
 from rules.game import state as st
-from rules.game.combat_phase import combat_waits_for
+from rules.game.combat import combat_waits_for
 from rules.game.commands import COMMAND_TABLE, when_left_out
 from rules.game.common import State
 from rules.game.engine import decide  # noqa: F401  (fills COMMAND_TABLE)

@@ -33,7 +33,7 @@ from rules.effects import MAX_EFFECTS
 from rules.errors import IllegalAction, _
 from rules.game import state as st
 from rules.game.activation_phase import check_declaration
-from rules.game.combat_phase import combat_waits_for
+from rules.game.combat import combat_waits_for
 from rules.game.commands import (
     MAX_DIFFICULTY,
     MAX_TEXT,

@@ -14,7 +14,7 @@ from rules import odds
 from rules.checks import OpposedRoll, TestRoll
 from rules.dice import DiceExhausted, DiceSource
 from rules.errors import IllegalAction, _
-from rules.game import combat_phase
+from rules.game import combat
 from rules.game import state as st
 from rules.game.activation_phase import maybe_end_activation_phase, movement_cm
 from rules.game.commands import CommandKind
@@ -210,10 +210,10 @@ def _roll_finished(
         opposed_finished(batch, pending, roll)
         return
     if isinstance(roll, OpposedRoll) and purpose == "initiative":
-        combat_phase.initiative_finished(batch, pending, roll)  # VII-C-2
+        combat.initiative_finished(batch, pending, roll)  # VII-C-2
         return
     if purpose == "attack":
-        combat_phase.attack_test_finished(batch, pending, roll.result())  # VII-C-4
+        combat.attack_test_finished(batch, pending, roll.result())  # VII-C-4
         return
     if isinstance(roll, OpposedRoll):
         result = roll.result()
@@ -328,7 +328,7 @@ def _wound_roll(
     target = context["target"]
     health = st.health(state, target).apply(result.outcome)
     eliminated = health.dead
-    fierce = combat_phase.fierce_survives(state, target, eliminated)
+    fierce = combat.fierce_survives(state, target, eliminated)
     if fierce:
         # Acharné: killed outright, it stays at Critical until the next upkeep.
         health, eliminated = Health(wound_steps=3), False
@@ -368,7 +368,7 @@ def _wound_roll(
     if state["phase"] == "activation":
         maybe_end_activation_phase(batch)
     elif state["phase"] == "combat":
-        combat_phase.settle_combat(batch)  # the next attack, exchange or combat
+        combat.settle_combat(batch)  # the next attack, exchange or combat
 
 
 def _check_wipe_out(batch: Batch) -> bool:

@@ -1,7 +1,7 @@
 """The commands of the combat phase (IV-C, VII-C), each declared once, and
 what follows its rolls.
 
-They sit beside ``rules.game.combat_phase``, whose functions check and apply
+They sit beside the parts of ``rules.game.combat``, whose functions check and apply
 them; the declarations register themselves in ``rules.game.commands``, and
 the end of a parry's roll and the odds of a six on an attack against a parry
 in ``rules.game.follows``.
@@ -9,26 +9,23 @@ in ``rules.game.follows``.
 
 from __future__ import annotations
 
-from rules.game.combat_phase import (
-    ambidextrous,
-    blow_lands_choice,
+from rules.game.combat.attacks import blow_lands_choice, declare_attack, legal_attack
+from rules.game.combat.flow import legal_pursue, pursue
+from rules.game.combat.forming import (
     choose_combat,
-    declare_attack,
-    defence_finished,
     form_combats,
-    initiative,
-    legal_ambidextrous,
-    legal_attack,
     legal_choose_combat,
     legal_form_combats,
-    legal_initiative,
-    legal_parry,
-    legal_place_dice,
-    legal_pursue,
-    parry,
-    place_dice,
-    pursue,
 )
+from rules.game.combat.initiative import initiative, legal_initiative
+from rules.game.combat.parries import (
+    ambidextrous,
+    defence_finished,
+    legal_ambidextrous,
+    legal_parry,
+    parry,
+)
+from rules.game.combat.placement import legal_place_dice, place_dice
 from rules.game.commands import (
     MAX_ID,
     MAX_LIST,
