@@ -226,7 +226,12 @@ _ORDER = [
     rolling.__name__,
     strategic_phase.__name__,
     activation_phase.__name__,
-    combat.commands.__name__,
+    # the parts of the combat phase, in the order of a combat (the package's
+    # names hold its functions: ``combat.initiative`` is the command's)
+    *(
+        f"{combat.__name__}.{part}"
+        for part in ("forming", "initiative", "placement", "attacks", "parries", "flow")
+    ),
     magic_phase.__name__,
     rallying_cry.__name__,
     __name__,

@@ -37,7 +37,8 @@ The course of one combat (melee-sources.md §8):
 
 The package, in the order of its parts (each imports only those before it):
 ``under_way``, ``attacks``, ``parries``, ``placement``, ``initiative``,
-``forming``, ``flow``; ``commands`` declares the phase's commands.
+``forming``, ``flow``. Each part declares its own commands beside the
+functions that list and apply them.
 """
 
 # The parts in their order: each imports only those before it (ruff keeps it).
@@ -49,4 +50,3 @@ from rules.game.combat.placement import *  # noqa: F403
 from rules.game.combat.initiative import *  # noqa: F403
 from rules.game.combat.forming import *  # noqa: F403
 from rules.game.combat.flow import *  # noqa: F403
-from rules.game.combat.commands import *  # noqa: F403

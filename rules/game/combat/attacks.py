@@ -27,6 +27,12 @@ from rules.game.combat.under_way import (
     skills_of,
     turn_side,
 )
+from rules.game.commands import (
+    WOUND_MODIFIERS,
+    CommandKind,
+    bool_field,
+    id_field,
+)
 from rules.game.common import (
     Batch,
     Command,
@@ -37,7 +43,7 @@ from rules.game.common import (
     require_no_pending,
     wound_modifiers,
 )
-from rules.game.follows import then
+from rules.game.follows import follows, then
 from rules.game.pending import (
     choice_pending,
     test_pending,
@@ -256,6 +262,7 @@ def blow_lands(attack_final: int, defence: int, dice: int, over: int) -> Fractio
     return 1 - dice_test_success(defence, attack_final + over, dice)
 
 
+@follows("blow_lands_choice")  # a six on an attack against a parry
 def blow_lands_choice(
     attack: int, natural: int, defence: int, dice: int, over: int
 ) -> tuple[Fraction, Fraction]:
@@ -484,3 +491,21 @@ def fierce_survives(state: State, target: str, eliminated: bool) -> bool:
         and has(state, target, FIERCE)
         and not state["fighters"][target].get("fierce")
     )
+
+
+# --- the commands of this part, each declared once (rules.game.commands) ---
+
+
+class Attack(CommandKind):
+    """VII-C-3, VII-C-4: one attack die (two for Coup de maître/X)."""
+
+    type = "attack"
+    section = "VII-C-3"
+    fields = (
+        id_field("attacker"),
+        id_field("target"),
+        bool_field("master_strike"),
+        *WOUND_MODIFIERS,
+    )
+    legal = staticmethod(legal_attack)
+    apply = staticmethod(declare_attack)

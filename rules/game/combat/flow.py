@@ -26,6 +26,10 @@ from rules.game.combat.under_way import (
     ruling,
     turn_side,
 )
+from rules.game.commands import (
+    CommandKind,
+    id_field,
+)
 from rules.game.common import (
     Batch,
     Command,
@@ -261,3 +265,19 @@ def pursue(batch: Batch, side: str, command: Command) -> None:
             "house_ruling": "pursuit",
         },
     )
+
+
+# --- the commands of this part, each declared once (rules.game.commands) ---
+
+
+class Pursue(CommandKind):
+    """VII-C-6: a fighter freed by a combat records the contact its pursuit
+    move makes, joining a combat still to fight (or making a new one); listed
+    to its side while the next combat is picked, whoever picks it."""
+
+    type = "pursue"
+    section = "VII-C-6"
+    anytime = True
+    fields = (id_field("fighter"), id_field("target"))
+    legal = staticmethod(legal_pursue)
+    apply = staticmethod(pursue)

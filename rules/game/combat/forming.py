@@ -16,6 +16,14 @@ from rules.game import state as st
 from rules.game.combat.initiative import _auto_initiative
 from rules.game.combat.placement import _auto_place
 from rules.game.combat.under_way import _pick_pending, ruling
+from rules.game.commands import (
+    MAX_ID,
+    MAX_LIST,
+    CommandKind,
+    Field,
+    choice_field,
+    int_field,
+)
 from rules.game.common import (
     Batch,
     Command,
@@ -226,3 +234,38 @@ def _auto_choose(batch: Batch) -> None:
         # (A freed fighter that may still pursue leaves the players time to
         # record it: the picker names the combat then.)
         _choose(batch, left[0], automatic=True)
+
+
+# --- the commands of this part, each declared once (rules.game.commands) ---
+
+
+class FormCombats(CommandKind):
+    """IV-C: the Tactics winner splits the melees: "who faces whom"
+    (``opponent:<fighter>`` = fighter), or, when no such field is sent, the
+    split the app suggested."""
+
+    type = "form_combats"
+    section = "IV-C"
+    fields = (
+        Field(
+            "choices",
+            "map",
+            required=False,
+            max_items=MAX_LIST,
+            max_length=MAX_ID,
+            prefix="opponent:",
+        ),
+        choice_field("combats", ("suggested",), required=False),
+    )
+    legal = staticmethod(legal_form_combats)
+    apply = staticmethod(form_combats)
+
+
+class ChooseCombat(CommandKind):
+    """IV-C: the Tactics winner picks the next combat to fight."""
+
+    type = "choose_combat"
+    section = "IV-C"
+    fields = (int_field("combat", 0, 500),)
+    legal = staticmethod(legal_choose_combat)
+    apply = staticmethod(choose_combat)

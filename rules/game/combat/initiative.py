@@ -22,6 +22,10 @@ from rules.game.combat.under_way import (
     members,
     unplaced,
 )
+from rules.game.commands import (
+    CommandKind,
+    id_field,
+)
 from rules.game.common import (
     Batch,
     Command,
@@ -181,3 +185,16 @@ def initiative_finished(batch: Batch, pending: Mapping[str, Any], roll: Any) -> 
     )
     _auto_place(batch)
     then("combat.settle_combat")(batch)
+
+
+# --- the commands of this part, each declared once (rules.game.commands) ---
+
+
+class Initiative(CommandKind):
+    """VII-C-2: the side names its fighter for the opposed Initiative test."""
+
+    type = "initiative"
+    section = "VII-C-2"
+    fields = (id_field("fighter"),)
+    legal = staticmethod(legal_initiative)
+    apply = staticmethod(initiative)

@@ -27,6 +27,11 @@ from rules.game.combat.under_way import (
     has,
     ruling,
 )
+from rules.game.commands import (
+    CommandKind,
+    bool_field,
+    int_field,
+)
 from rules.game.common import (
     Batch,
     Command,
@@ -41,6 +46,7 @@ from rules.game.pending import (
 from rules.game.table_rolls import check_pending
 from rules.melee import (
     AMBIDEXTROUS,
+    MAX_COMBAT_DICE,
 )
 from rules.several_dice import dice_test_success
 
@@ -255,6 +261,7 @@ def _defence_test(
     return pending
 
 
+@follows("defence_finished")  # a parry's roll ends in the combat
 def defence_finished(batch: Batch, pending: Mapping[str, Any], roll: Any) -> None:
     """The defence test is rolled (VII-C-4): it parries when its final result
     reaches the attack's ([inferred] §2.6: "a normal parry needs >= the attack's
@@ -315,3 +322,28 @@ def _counter_short(state: State, context: Mapping[str, Any], final: int) -> bool
     if not reaches:
         return None
     return ruling(state, "counter_short") == "parried"
+
+
+# --- the commands of this part, each declared once (rules.game.commands) ---
+
+
+class Parry(CommandKind):
+    """VII-C-4: the target's side commits ``dice`` defence dice (0 takes the
+    blow) before the attack test; ``counter`` for Contre-attaque."""
+
+    type = "parry"
+    section = "VII-C-4"
+    fields = (int_field("dice", 0, MAX_COMBAT_DICE), bool_field("counter"))
+    legal = staticmethod(legal_parry)
+    apply = staticmethod(parry)
+
+
+class Ambidextrous(CommandKind):
+    """Ambidextre against an attack that failed: keep the defence dice
+    committed, or ``swap`` them for an attack die used at once."""
+
+    type = "ambidextrous"
+    section = "VII-C-4"
+    fields = (bool_field("swap"),)
+    legal = staticmethod(legal_ambidextrous)
+    apply = staticmethod(ambidextrous)

@@ -23,6 +23,12 @@ from rules.game.combat.under_way import (
     skills_of,
     unplaced,
 )
+from rules.game.commands import (
+    CommandKind,
+    bool_field,
+    id_field,
+    int_field,
+)
 from rules.game.common import (
     Batch,
     Command,
@@ -33,6 +39,7 @@ from rules.game.common import (
 )
 from rules.game.follows import then
 from rules.melee import (
+    MAX_COMBAT_DICE,
     WAR_FURY,
     sequence_dice,
     war_fury_qualifies,
@@ -253,3 +260,24 @@ def place_dice(
     _auto_place(batch)
     then("combat._auto_initiative")(batch)
     then("combat.settle_combat")(batch)
+
+
+# --- the commands of this part, each declared once (rules.game.commands) ---
+
+
+class PlaceDice(CommandKind):
+    """VII-C-1: a fighter's combat dice, ``attack`` of them in attack, the rest
+    in defence; ``sequence``: the Enchaînement/X dice taken (-2 ATT, -2 DEF
+    each, this combat only). A side's whole placement comes in one tap."""
+
+    type = "place_dice"
+    section = "VII-C-1"
+    batched = True
+    fields = (
+        id_field("fighter"),
+        int_field("attack", 0, MAX_COMBAT_DICE),
+        int_field("sequence", 0, MAX_COMBAT_DICE, required=False, default=0),
+        bool_field("war_fury"),
+    )
+    legal = staticmethod(legal_place_dice)
+    apply = staticmethod(place_dice)
