@@ -1,8 +1,9 @@
 """Reading a player's tap (an HTML form post) into a rules command.
 
 Everything a phone sends is untrusted: each field is checked for its type and
-size here, as ``rules.game.kinds.COMMAND_FIELDS`` declares it (a new command
-needs no parsing of its own); the rules then check that the command is legal.
+size here, as its command's declaration says (``rules.game.commands.
+CommandKind``: a new command needs no parsing of its own); the rules then
+check that the command is legal.
 A bad field gives ``FieldError`` (``battles.validation``) with a message for
 the player, and nothing is applied.
 """
@@ -20,6 +21,7 @@ from battles.forms.games import (
     LastingEffectForm,
     ScatterForm,
 )
+from battles.services.games import TABLE_COMMANDS
 from battles.validation import (
     FieldError,
     check_float,
@@ -27,8 +29,9 @@ from battles.validation import (
     check_text,
     parse_faces,
 )
-from rules.game import COMMANDS
-from rules.game.kinds import COMMAND_FIELDS, MAX_ID, MAX_LIST, Field
+from rules.game import COMMAND_TABLE
+from rules.game.commands import MAX_ID, MAX_LIST, Field
+from rules.magic import GEM_KINDS
 
 MAX_TAP_KEY = 64
 
@@ -82,8 +85,6 @@ def _gems(data: QueryDict, spec: Field) -> dict[str, int] | None:
     """Fields named ``prefix<element>`` ("extra:fire"), each a number of
     gems; the elements left out or empty count 0 (X). None when none of
     them was posted."""
-    from rules.magic import GEM_KINDS
-
     found: dict[str, int] = {}
     posted = False
     for kind in GEM_KINDS:
@@ -97,7 +98,7 @@ def _gems(data: QueryDict, spec: Field) -> dict[str, int] | None:
 
 
 def _value(data: QueryDict, spec: Field) -> Any:
-    """One declared field (``rules.game.kinds.Field``) read and checked; None
+    """One declared field (``rules.game.commands.Field``) read and checked; None
     when it is optional and was not sent."""
     if spec.type == "list":
         return _list(data, spec) or (None if not spec.required else [])
@@ -152,22 +153,24 @@ FORM_COMMANDS = {
 
 
 def _fields(data: QueryDict, command_type: str) -> dict[str, Any]:
-    """The command's fields as ``rules.game.kinds.COMMAND_FIELDS`` declares
-    them; a field left out and optional without a default is not sent on."""
+    """The command's fields as its declaration (``CommandKind.fields``) says;
+    a field left out and optional without a default is not sent on."""
     if command_type in FORM_COMMANDS:
         return _form_command(FORM_COMMANDS[command_type], data)
     fields = {}
-    for spec in COMMAND_FIELDS[command_type]:
+    declared = COMMAND_TABLE.get(command_type) or TABLE_COMMANDS[command_type]
+    for spec in declared.fields:
         value = _value(data, spec)
         if value is not None:
             fields[spec.name] = value
     return fields
 
 
-def parse_tap(data: QueryDict, default_side: str | None) -> Tap:
-    """The tap a form posted; ``FieldError`` for anything malformed."""
-    command_type = data.get("type", "")
-    if command_type not in COMMANDS or command_type not in COMMAND_FIELDS:
+def parse_tap(data: QueryDict, default_side: str | None, default_type: str = "") -> Tap:
+    """The tap a form posted; ``FieldError`` for anything malformed.
+    ``default_type``: the command of a URL that names it (``/undo``)."""
+    command_type = data.get("type") or default_type
+    if command_type not in COMMAND_TABLE and command_type not in TABLE_COMMANDS:
         raise FieldError(_("Unknown action."), "type")
     side = data.get("side") or default_side or ""
     if side not in ("a", "b"):

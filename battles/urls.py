@@ -79,19 +79,27 @@ urlpatterns += [
                 path("board", games.game_board, name="game_board"),
                 path("act", games.game_act, name="game_act"),
                 path("tools/<slug:tool>", games.game_tool, name="game_tool"),
-                path("undo", games.game_undo, name="game_undo"),
-                path("undo/answer", games.game_undo_answer, name="game_undo_answer"),
-                path("dice-mode", games.game_dice_mode, name="game_dice_mode"),
-                path(
-                    "dice-mode/answer",
-                    games.game_dice_mode_answer,
-                    name="game_dice_mode_answer",
-                ),
-                path("time-call", games.game_time_call, name="game_time_call"),
-                path(
-                    "time-call/answer",
-                    games.game_time_call_answer,
-                    name="game_time_call_answer",
+                # Undo, the dice switch and time called are taps like the
+                # rest; these
+                # addresses name the command for forms that post none.
+                *(
+                    path(route, games.game_act, {"tap_type": kind}, name=name)
+                    for route, kind, name in (
+                        ("undo", "undo", "game_undo"),
+                        ("undo/answer", "answer_undo", "game_undo_answer"),
+                        ("dice-mode", "dice_mode", "game_dice_mode"),
+                        (
+                            "dice-mode/answer",
+                            "answer_dice_mode",
+                            "game_dice_mode_answer",
+                        ),
+                        ("time-call", "time_call", "game_time_call"),
+                        (
+                            "time-call/answer",
+                            "answer_time_call",
+                            "game_time_call_answer",
+                        ),
+                    )
                 ),
                 path("sequence", games.game_sequence_move, name="game_sequence_move"),
                 path("view-as", games.game_view_as, name="game_view_as"),

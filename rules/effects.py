@@ -28,7 +28,11 @@ from enum import StrEnum
 
 from rules.errors import IllegalAction, _
 
+# The most lasting effects one game keeps (an input bound: II-C-3 sets none).
+MAX_EFFECTS = 60
+
 __all__ = [
+    "MAX_EFFECTS",
     "AreaRoll",
     "Designated",
     "Designation",

@@ -33,7 +33,7 @@ from typing import Any
 
 from rules.errors import _
 from rules.house import HouseRuling
-from rules.several_dice import MAX_DICE, dice_test_success
+from rules.several_dice import MAX_TEST_DICE, dice_test_success
 
 __all__ = [
     "ASPECTS",
@@ -120,7 +120,7 @@ DURATION_KINDS: tuple[str, ...] = (
 AREA_KINDS: tuple[str, ...] = ("fighter", "designation", "radius", "dice_radius")
 
 UNIVERSAL = "universal"
-MAX_EXTRA_GEMS = MAX_DICE - 1  # the power test rolls at most MAX_DICE dice
+MAX_EXTRA_GEMS = MAX_TEST_DICE - 1  # the power test rolls at most MAX_TEST_DICE dice
 MAX_GEMS = 99  # the most gems of one element a reserve holds (input bound)
 
 
@@ -444,8 +444,8 @@ def power_odds(
     no six is rerolled, so it is every die showing 1: ``(1/6) ** dice`` less.
     """
     dice = power_dice(extra_gems)
-    if dice > MAX_DICE:
-        raise ValueError(f"A power test rolls at most {MAX_DICE} dice.")
+    if dice > MAX_TEST_DICE:
+        raise ValueError(f"A power test rolls at most {MAX_TEST_DICE} dice.")
     odds = dice_test_success(power, difficulty, dice)
     if natural_one == "fails" and power + 1 >= difficulty:
         odds -= Fraction(1, 6) ** dice

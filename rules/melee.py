@@ -19,6 +19,8 @@ from typing import Any
 
 from rules.errors import IllegalAction, _
 from rules.house import BASES, HouseRuling
+from rules.magic import HOUSE_RULINGS as MAGIC_RULINGS
+from rules.tactics import parse_skill
 
 __all__ = [
     "AMBIDEXTROUS",
@@ -197,8 +199,6 @@ UNCLEAR_ABILITIES: tuple[str, ...] = ("Brutal", "Feinte")
 def unclear_abilities(skills: Iterable[str]) -> list[str]:
     """The card's abilities the sources leave unclear (``UNCLEAR_ABILITIES``),
     as printed, for the card to list as such (their effect is not played)."""
-    from rules.tactics import parse_skill
-
     unclear = {parse_skill(name).key for name in UNCLEAR_ABILITIES}
     return [str(s) for s in skills if parse_skill(str(s)).key in unclear]
 
@@ -217,8 +217,6 @@ def ability(skills: Iterable[str], name: str) -> tuple[bool, int]:
     """Whether ``skills`` (as printed: "Coup de maître/2") hold the ability
     ``name``, and its X (0 when none is printed; the highest when printed
     twice). Names are compared without case or accents."""
-    from rules.tactics import parse_skill
-
     wanted = parse_skill(name).key
     found, best = False, 0
     for text in skills:
@@ -470,8 +468,6 @@ def combats_from_choices(
 def _join_magic_rulings() -> None:
     """The rulings of magic and faith (``rules.magic.HOUSE_RULINGS``) are
     chosen with the melee's, in the one registry the game's setup reads."""
-    from rules.magic import HOUSE_RULINGS as MAGIC_RULINGS
-
     for name, ruling in MAGIC_RULINGS.items():
         HOUSE_RULINGS.setdefault(name, ruling)
 

@@ -23,10 +23,11 @@ from itertools import product
 from rules.checks import RunningTest
 from rules.dice import DiceSource
 
-MAX_DICE = 5
+# The dice of one test (II-A-2); a fighter's combat dice: rules.melee.MAX_COMBAT_DICE.
+MAX_TEST_DICE = 5
 
 __all__ = [
-    "MAX_DICE",
+    "MAX_TEST_DICE",
     "DiceTest",
     "dice_test_choice",
     "dice_test_success",
@@ -36,8 +37,8 @@ __all__ = [
 def _check_count(count: object) -> int:
     if isinstance(count, bool) or not isinstance(count, int):
         raise ValueError(f"A number of dice is a whole number, not {count!r}.")
-    if not 1 <= count <= MAX_DICE:
-        raise ValueError(f"A test rolls 1 to {MAX_DICE} dice (II-A-2).")
+    if not 1 <= count <= MAX_TEST_DICE:
+        raise ValueError(f"A test rolls 1 to {MAX_TEST_DICE} dice (II-A-2).")
     return count
 
 

@@ -17,7 +17,7 @@ from rules import melee
 from rules.game.state import CHARACTERISTICS, MAX_TURNS
 from rules.game.table_rolls import MAX_DIFFICULTY, MAX_LABEL, MAX_MODIFIER, USES
 from rules.game.upkeep_phase import DURATIONS, EFFECT_KINDS, MAX_EFFECT_TURNS, MAX_NAME
-from rules.several_dice import MAX_DICE
+from rules.several_dice import MAX_TEST_DICE
 
 
 def playable_armies(owner: Owner):
@@ -156,7 +156,7 @@ class CharacteristicTestForm(CheckedForm):
         label=_("Their characteristic"), choices=[("", "—"), *_CODES], required=False
     )
     dice = _optional_number(
-        _("Dice"), 1, MAX_DICE, _("A test rolls 1 to 5 dice (II-A-2).")
+        _("Dice"), 1, MAX_TEST_DICE, _("A test rolls 1 to 5 dice (II-A-2).")
     )
     modifier = _optional_number(
         _("Circumstance modifier"),

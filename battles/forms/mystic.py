@@ -9,7 +9,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.utils.translation import gettext_lazy as _
 
 from battles.models.mystic import Miracle, Spell
-from battles.presenters.game.magic import ELEMENT_WORDS
+from battles.presenters.words import ELEMENT_WORDS
 from battles.validation import CheckedForm, CheckedModelForm
 from rules.magic import GEM_KINDS
 

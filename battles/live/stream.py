@@ -32,8 +32,9 @@ from django.conf import settings
 from django.db import DatabaseError, connection
 from django.db.models import Max
 
+from battles.identity import Viewer
 from battles.live.bus import OUTCOME, RESYNC, acted_side, get_bus
-from battles.live.push import Viewpoint, board_message, personal, render_changes
+from battles.live.push import Render, board_message, personal
 from battles.models.games import Game, GameEvent
 
 logger = logging.getLogger(__name__)
@@ -139,19 +140,19 @@ async def action_ends_after(game_id: int, seen: int | None) -> list[int]:
 
 
 def _changes(
-    game_id: int, base: int, viewpoints: set[Viewpoint]
-) -> tuple[int | None, dict[Viewpoint, str]]:
+    game_id: int, base: int, viewpoints: set[Viewer], render: Render | None
+) -> tuple[int | None, dict[Viewer, str]]:
     """The game's version and, past ``base``, the answer per viewpoint (not
     for the side whose tap made that version in this process: its phone has
     the tap's answer)."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return None, {}
-    if game.version <= base or not viewpoints:
+    if game.version <= base or not viewpoints or render is None:
         return game.version, {}
     skip = acted_side(game_id, game.version)
     wanted = {v for v in viewpoints if skip is None or v.side != skip}
-    return game.version, render_changes(game, base, wanted)
+    return game.version, render(game, base, wanted)
 
 
 # --- rooms: a game's streams in one process -------------------------------------------
@@ -162,15 +163,19 @@ class Watcher:
 
     __slots__ = ("viewpoint", "csrf_token", "queue")
 
-    def __init__(self, viewpoint: Viewpoint | None, csrf_token: str) -> None:
+    def __init__(self, viewpoint: Viewer | None, csrf_token: str) -> None:
         self.viewpoint = viewpoint
         self.csrf_token = csrf_token
         self.queue: asyncio.Queue = asyncio.Queue()
 
 
 class Room:
-    def __init__(self, game_id: int) -> None:
+    """A game's streams in one process; ``render``: the presenter of what
+    changed (handed by the view that opened the first stream)."""
+
+    def __init__(self, game_id: int, render: Render | None = None) -> None:
         self.game_id = game_id
+        self.render = render
         self.watchers: set[Watcher] = set()
         self.version = 0
         self.ready = asyncio.Event()
@@ -207,7 +212,9 @@ class Room:
     async def look(self) -> None:
         base = self.version
         viewpoints = {w.viewpoint for w in self.watchers if w.viewpoint is not None}
-        version, pages = await look(_changes, self.game_id, base, viewpoints)
+        version, pages = await look(
+            _changes, self.game_id, base, viewpoints, self.render
+        )
         if version is None:
             raise LookupError("the game is gone")
         if version == base:
@@ -233,11 +240,11 @@ class Room:
             _looks.submit(hang_up)  # nobody watches: give the connection back
 
 
-async def join(game_id: int, watcher: Watcher) -> Room:
+async def join(game_id: int, watcher: Watcher, render: Render | None = None) -> Room:
     loop = asyncio.get_running_loop()
     room = _rooms.get((loop, game_id))
     if room is None:
-        room = _rooms[(loop, game_id)] = Room(game_id)
+        room = _rooms[(loop, game_id)] = Room(game_id, render)
         room.task = loop.create_task(room.run())
     room.watchers.add(watcher)
     # Until the room hears the bus, an action could slip by unheard.
@@ -276,7 +283,8 @@ async def version_events(
     game_id: int,
     seen: int | None,
     *,
-    viewpoint: Viewpoint | None = None,
+    viewpoint: Viewer | None = None,
+    render: Render | None = None,
     csrf_token: str = "",
     heartbeat_seconds: float | None = None,
     max_seconds: float | None = None,
@@ -290,7 +298,7 @@ async def version_events(
     deadline = loop.time() + lifetime
     watcher = Watcher(viewpoint, csrf_token)
     # Join the room before the first look at the log: nothing falls between.
-    room = await join(game_id, watcher)
+    room = await join(game_id, watcher, render)
     try:
         yield f"retry: {RETRY_MILLISECONDS}\n\n"
         try:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from django.utils.translation import gettext as _
 
 from battles.presenters.words import phase_word
+from battles.services.games import seat_roles
 from rules.game import waiting_for
 
 
@@ -56,8 +57,6 @@ def _finished_status(game, names: dict[str, str]) -> str:
 
 
 def game_lines(games: Iterable, owner) -> list[GameLine]:
-    from battles.services.games import seat_roles
-
     lines = []
     for game in games:
         state = game.state

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from rules import melee
+from rules.magic import CONVENTIONS
 
 RULING_PREFIX = "ruling_"
 
@@ -160,8 +161,6 @@ def ruling_note(
 def conventions() -> list[dict[str, Any]]:
     """What the sources leave open and the app plays one way only (magic and
     faith, ``rules.magic.CONVENTIONS``): shown with the rulings, not chosen."""
-    from rules.magic import CONVENTIONS
-
     return [
         {
             "name": name,

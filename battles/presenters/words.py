@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import get_language, gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from rules import magic as rules_magic
 from rules.errors import IllegalAction, Message
 
 OUTCOMES = {
@@ -122,8 +124,6 @@ def pending_title(pending: dict, labels: dict[str, str]) -> str:
     if purpose == "initiative":
         return gettext("Initiative test (INI against INI)")
     if purpose == "characteristic":  # any test rolled at the table (II-A)
-        from battles.presenters.game.table_rolls import test_title
-
         return test_title(pending, labels)
     if purpose == "shot":
         return gettext("%(shooter)s shoots %(target)s") % {
@@ -160,3 +160,68 @@ def pending_title(pending: dict, labels: dict[str, str]) -> str:
             "side": side_word(pending.get("side"))
         }
     return str(pending.get("purpose", ""))
+
+
+# --- a test at the table, the gems of a reserve ----------------------------------
+
+USE_WORDS = {
+    "courage": _("Courage against fear"),
+    "rally": _("Rally"),
+    "spell": _("Spell"),
+    "miracle": _("Miracle"),
+    "skill": _("Skill"),
+    "other": _("Other"),
+    # The panel cites the section itself (VII-C-4): not twice in the title.
+    "defence": _("parry"),
+}
+
+
+def test_title(pending: Mapping[str, Any], labels: Mapping[str, str]) -> str:
+    """What a characteristic test is about: fighter, characteristic, purpose."""
+    context = pending.get("context") or {}
+    use = str(USE_WORDS.get(context.get("use", ""), context.get("use", "")))
+    if context.get("label"):
+        use = f"{use} · {context['label']}"
+    if "fighters" in context:
+        fighters = context["fighters"]
+        chars = context["characteristics"]
+        return gettext("%(a)s (%(ca)s) against %(b)s (%(cb)s): %(use)s") % {
+            "a": labels.get(fighters["a"], fighters["a"]),
+            "ca": chars["a"],
+            "b": labels.get(fighters["b"], fighters["b"]),
+            "cb": chars["b"],
+            "use": use,
+        }
+    fighter = context.get("fighter", "")
+    return gettext("%(fighter)s: %(characteristic)s test (%(use)s)") % {
+        "fighter": labels.get(fighter, fighter),
+        "characteristic": context.get("characteristic", ""),
+        "use": use,
+    }
+
+
+ELEMENT_WORDS = {
+    "light": _("light"),
+    "darkness": _("darkness"),
+    "air": _("air"),
+    "water": _("water"),
+    "fire": _("fire"),
+    "earth": _("earth"),
+    "neutral": _("neutral"),
+}
+
+
+def element_word(element: str) -> str:
+    return str(ELEMENT_WORDS.get(element, element))
+
+
+def gem_words(gems: Mapping[str, int] | None) -> str:
+    """ "2 fire, 1 light" (the elements with gems, in the rules' order);
+    "0" when there is none."""
+    gems = gems or {}
+    parts = [  # in the rules' order (a database may reorder a JSON object)
+        f"{gems[element]} {element_word(element)}"
+        for element in rules_magic.GEM_KINDS
+        if gems.get(element)
+    ]
+    return ", ".join(parts) or "0"

@@ -37,6 +37,7 @@ from battles.services.fighter_rows import (
     army_points_destroyed,
     sync_rows,
 )
+from battles.services.mystic import mystic_setup
 from battles.services.once import once
 from battles.services.quotas import spend, who
 from battles.validation import FieldError, check_faces
@@ -49,6 +50,12 @@ from rules.game import (
     replay,
     summarize,
     undo_target,
+)
+from rules.game.commands import (
+    COMMAND_TABLE,
+    CommandKind,
+    bool_field,
+    choice_field,
 )
 from rules.game.common import CountingDice
 from rules.game.evolve import META_KINDS
@@ -172,8 +179,6 @@ def _magicians_in_gems(setup: dict[str, Any]) -> None:
 def mystic_of(*armies: Army) -> dict[str, Any]:
     """``setup["spells"]`` and ``setup["miracles"]``: every spell and miracle
     the armies' cards know, as the rules read them."""
-    from battles.services.mystic import mystic_setup
-
     spells: dict[str, Any] = {}
     miracles: dict[str, Any] = {}
     for army in armies:
@@ -444,11 +449,6 @@ def perform_action(
     )
 
 
-# The commands one tap may send several of (a side's whole placement, VII-C-1):
-# none of them rolls a die.
-BATCHED = frozenset({"place_dice"})
-
-
 def perform_actions(
     game: Game,
     side: str,
@@ -461,13 +461,21 @@ def perform_actions(
     """Apply one tap's commands in order, as one action in one transaction
     (a side's whole placement of combat dice, VII-C-1): all of them, or,
     when the rules refuse one, none. Undone together."""
+    if commands and commands[0].get("type") in TABLE_COMMANDS and len(commands) == 1:
+        # Undo and the dice switch: no dice of their own (faces are not read).
+        return _perform_table_command(
+            game, side, commands[0], expected_version, idempotency_key
+        )
     if not commands or any(c.get("type") not in COMMANDS for c in commands):
         raise GameError(_("Unknown action."))
     if any(c.get("type") == "call_time" for c in commands):
-        # Time is called by both (issue #29): request_time_call, then the
-        # other phone's answer; never one phone alone.
+        # Time is called by both (issue #29): the table's "time_call", then
+        # the other phone's answer; never one phone alone.
         raise GameError(_("Time is called with the other phone's agreement."))
-    if len(commands) > 1 and any(c["type"] not in BATCHED for c in commands):
+    if len(commands) > 1 and not all(
+        COMMAND_TABLE[c["type"]].batched for c in commands
+    ):
+        # Only the kinds declared ``batched`` (none of them rolls a die).
         # A roll is seeded by its action's count of rolls: one at a time.
         raise GameError(_("These actions are taken one at a time."))
     faces = _check_faces(faces)
@@ -639,6 +647,19 @@ def undo_last_action(
     idempotency_key: str = "",
     confirmed: bool = False,
 ) -> ActionResult:
+    """Take back ``side``'s own last action (the tap ``Undo``)."""
+    return perform_actions(
+        game,
+        side,
+        [{"type": "undo", "confirmed": confirmed}],
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+    )
+
+
+def _undo_last(
+    locked: Game, side: str, command: Mapping[str, Any], key: str, command_hash: str
+) -> ActionResult:
     """Take back ``side``'s own last action, by appending an ``undone`` event.
 
     An action that rolled dice cannot be taken back to roll again: on two
@@ -647,57 +668,36 @@ def undo_last_action(
     ``confirmed``). Either way its rolls are set aside: the same roll made
     again gives the same faces, and no other roll ever gets them.
     """
-    command_hash = _command_hash({"type": "undo", "confirmed": confirmed}, None)
-    with transaction.atomic():
-        locked, repeat = _open_action(
-            game, idempotency_key, command_hash, expected_version
-        )
-        if repeat is not None:
-            return repeat
-        target = undo_target(_log_index(locked), side)
-        if _rolled(locked, target):
-            if locked.mode == GameMode.TWO_PHONES:
-                request = pending_undo_request(locked)
-                if request and request["action"] == target:
-                    raise GameError(
-                        _("Your undo is already asked: wait for the answer.")
-                    )
-                row = _append_meta(
-                    locked,
-                    "undo_requested",
-                    side,
-                    {"action": target},
-                    idempotency_key,
-                    command_hash,
+    target = undo_target(_log_index(locked), side)
+    if _rolled(locked, target):
+        if locked.mode == GameMode.TWO_PHONES:
+            request = pending_undo_request(locked)
+            if request and request["action"] == target:
+                raise GameError(_("Your undo is already asked: wait for the answer."))
+            row = _append_meta(
+                locked, "undo_requested", side, {"action": target}, key, command_hash
+            )
+            _store_state(locked, locked.state, [row])
+            return ActionResult(game=locked, events=[row], undo_requested=True)
+        if not command.get("confirmed"):
+            raise ConfirmUndo(
+                _(
+                    "Your last action rolled dice. Undoing it will not roll "
+                    "them again: the same roll gives the same faces. Undo it?"
                 )
-                _store_state(locked, locked.state, [row])
-                return ActionResult(game=locked, events=[row], undo_requested=True)
-            if not confirmed:
-                raise ConfirmUndo(
-                    _(
-                        "Your last action rolled dice. Undoing it will not roll "
-                        "them again: the same roll gives the same faces. Undo it?"
-                    )
-                )
-        row = _undo(
-            locked,
-            side,
-            target,
-            {"action": target},
-            idempotency_key,
-            command_hash,
-        )
+            )
+    row = _undo(locked, side, target, {"action": target}, key, command_hash)
     return ActionResult(game=locked, events=[row])
 
 
 def _answer_request(
-    game: Game,
+    locked: Game,
     side: str,
+    command: Mapping[str, Any],
+    key: str,
+    command_hash: str,
     *,
-    agree: bool,
     kind: str,
-    expected_version: int | None,
-    idempotency_key: str,
     payload_of: Callable[[dict[str, Any]], dict[str, Any]],
     agreed: Callable[[Game, dict[str, Any], dict[str, Any], str, str], GameEvent],
     messages: tuple[str, str],
@@ -705,26 +705,17 @@ def _answer_request(
     """The other phone answers a request of ``kind`` asked of it: a refusal is
     logged as ``<kind>_refused``, an agreement does what ``agreed`` does.
     ``messages``: what to say when nothing waits, and to the asker."""
-    command_hash = _command_hash({"type": f"answer_{kind}", "agree": agree}, None)
-    with transaction.atomic():
-        locked, repeat = _open_action(
-            game, idempotency_key, command_hash, expected_version
-        )
-        if repeat is not None:
-            return repeat
-        request = _standing_request(locked, f"{kind}_requested", None)
-        if request is None:
-            raise StaleAction(messages[0])
-        if request["answerer"] != side:
-            raise GameError(messages[1])
-        payload = {**payload_of(request), "asked_by": request["side"]}
-        if agree:
-            row = agreed(locked, request, payload, idempotency_key, command_hash)
-        else:
-            row = _append_meta(
-                locked, f"{kind}_refused", side, payload, idempotency_key, command_hash
-            )
-            _store_state(locked, locked.state, [row])
+    request = _standing_request(locked, f"{kind}_requested", None)
+    if request is None:
+        raise StaleAction(messages[0])
+    if request["answerer"] != side:
+        raise GameError(messages[1])
+    payload = {**payload_of(request), "asked_by": request["side"]}
+    if command.get("agree"):
+        row = agreed(locked, request, payload, key, command_hash)
+    else:
+        row = _append_meta(locked, f"{kind}_refused", side, payload, key, command_hash)
+        _store_state(locked, locked.state, [row])
     return ActionResult(game=locked, events=[row])
 
 
@@ -737,7 +728,18 @@ def answer_undo(
     idempotency_key: str = "",
 ) -> ActionResult:
     """The other phone agrees to (or refuses) the undo asked of it."""
+    return perform_actions(
+        game,
+        side,
+        [{"type": "answer_undo", "agree": agree}],
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+    )
 
+
+def _answer_undo(
+    locked: Game, side: str, command: Mapping[str, Any], key: str, command_hash: str
+) -> ActionResult:
     def undo_it(locked, request, payload, key, command_hash):
         agreed = {**payload, "agreed_by": side}
         return _undo(
@@ -745,12 +747,12 @@ def answer_undo(
         )
 
     return _answer_request(
-        game,
+        locked,
         side,
-        agree=agree,
+        command,
+        key,
+        command_hash,
         kind="undo",
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
         payload_of=lambda request: {"action": request["action"]},
         agreed=undo_it,
         messages=(
@@ -790,6 +792,19 @@ def request_dice_mode(
     expected_version: int | None = None,
     idempotency_key: str = "",
 ) -> ActionResult:
+    """Ask to switch the game's dice (the tap ``dice_mode``)."""
+    return perform_actions(
+        game,
+        side,
+        [{"type": "dice_mode", "mode": mode}],
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+    )
+
+
+def _request_dice_mode(
+    locked: Game, side: str, command: Mapping[str, Any], key: str, command_hash: str
+) -> ActionResult:
     """Ask to switch the game's dice (the app's, or typed from real dice).
 
     Decided once by both (issue 23): on two phones the other side must agree
@@ -797,37 +812,20 @@ def request_dice_mode(
     held by both players, the switch is made at once. Either way it is an
     event of the log.
     """
-    if mode not in DiceMode.values:
-        raise GameError(_("Choose the app's dice or real dice."), field="mode")
-    command_hash = _command_hash({"type": "dice_mode", "mode": mode}, None)
-    with transaction.atomic():
-        locked, repeat = _open_action(
-            game, idempotency_key, command_hash, expected_version
-        )
-        if repeat is not None:
-            return repeat
-        if locked.finished:
-            raise GameError(_("The game is over."))
-        if locked.dice_mode == mode:
-            raise GameError(_("The game already rolls these dice."), field="mode")
-        if locked.mode == GameMode.ONE_PHONE:
-            row = _switch_dice(
-                locked, side, {"mode": mode}, idempotency_key, command_hash
-            )
-            return ActionResult(game=locked, events=[row])
-        if pending_dice_mode_request(locked):
-            raise GameError(
-                _("A switch of dice is already asked: wait for the answer.")
-            )
-        row = _append_meta(
-            locked,
-            "dice_mode_requested",
-            side,
-            {"mode": mode},
-            idempotency_key,
-            command_hash,
-        )
-        _store_state(locked, locked.state, [row])
+    mode = command["mode"]
+    if locked.finished:
+        raise GameError(_("The game is over."))
+    if locked.dice_mode == mode:
+        raise GameError(_("The game already rolls these dice."), field="mode")
+    if locked.mode == GameMode.ONE_PHONE:
+        row = _switch_dice(locked, side, {"mode": mode}, key, command_hash)
+        return ActionResult(game=locked, events=[row])
+    if pending_dice_mode_request(locked):
+        raise GameError(_("A switch of dice is already asked: wait for the answer."))
+    row = _append_meta(
+        locked, "dice_mode_requested", side, {"mode": mode}, key, command_hash
+    )
+    _store_state(locked, locked.state, [row])
     return ActionResult(game=locked, events=[row], undo_requested=True)
 
 
@@ -840,19 +838,30 @@ def answer_dice_mode(
     idempotency_key: str = "",
 ) -> ActionResult:
     """The other phone agrees to (or refuses) the switch of dice asked of it."""
+    return perform_actions(
+        game,
+        side,
+        [{"type": "answer_dice_mode", "agree": agree}],
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+    )
 
+
+def _answer_dice_mode(
+    locked: Game, side: str, command: Mapping[str, Any], key: str, command_hash: str
+) -> ActionResult:
     def switch(locked, _request, payload, key, command_hash):
         return _switch_dice(
             locked, side, {**payload, "agreed_by": side}, key, command_hash
         )
 
     return _answer_request(
-        game,
+        locked,
         side,
-        agree=agree,
+        command,
+        key,
+        command_hash,
         kind="dice_mode",
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
         payload_of=lambda request: {"mode": request["mode"]},
         agreed=switch,
         messages=(
@@ -899,29 +908,29 @@ def request_time_call(
     """Call time: end the game before its last turn, as conceding does, but
     scored from the log (army points destroyed). On two phones the other side
     must agree (``answer_time_call``); on one phone, held by both, at once."""
-    command_hash = _command_hash({"type": "time_call"}, None)
-    with transaction.atomic():
-        locked, repeat = _open_action(
-            game, idempotency_key, command_hash, expected_version
-        )
-        if repeat is not None:
-            return repeat
-        if locked.finished:
-            raise GameError(_("The game is over."))
-        if locked.mode == GameMode.ONE_PHONE:
-            row = _end_on_time(locked, side, idempotency_key, command_hash)
-            return ActionResult(game=locked, events=[row])
-        if pending_time_call_request(locked):
-            raise GameError(_("Time is already called: wait for the answer."))
-        row = _append_meta(
-            locked,
-            "time_call_requested",
-            side,
-            _destroyed(locked),
-            idempotency_key,
-            command_hash,
-        )
-        _store_state(locked, locked.state, [row])
+    return perform_actions(
+        game,
+        side,
+        [{"type": "time_call"}],
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+    )
+
+
+def _request_time_call(
+    locked: Game, side: str, command: Mapping[str, Any], key: str, command_hash: str
+) -> ActionResult:
+    if locked.finished:
+        raise GameError(_("The game is over."))
+    if locked.mode == GameMode.ONE_PHONE:
+        row = _end_on_time(locked, side, key, command_hash)
+        return ActionResult(game=locked, events=[row])
+    if pending_time_call_request(locked):
+        raise GameError(_("Time is already called: wait for the answer."))
+    row = _append_meta(
+        locked, "time_call_requested", side, _destroyed(locked), key, command_hash
+    )
+    _store_state(locked, locked.state, [row])
     return ActionResult(game=locked, events=[row], undo_requested=True)
 
 
@@ -934,17 +943,28 @@ def answer_time_call(
     idempotency_key: str = "",
 ) -> ActionResult:
     """The other phone agrees that time is called (the game ends) or refuses."""
+    return perform_actions(
+        game,
+        side,
+        [{"type": "answer_time_call", "agree": agree}],
+        expected_version=expected_version,
+        idempotency_key=idempotency_key,
+    )
 
+
+def _answer_time_call(
+    locked: Game, side: str, command: Mapping[str, Any], key: str, command_hash: str
+) -> ActionResult:
     def end(locked, request, _payload, key, command_hash):
         return _end_on_time(locked, request["side"], key, command_hash)
 
     return _answer_request(
-        game,
+        locked,
         side,
-        agree=agree,
+        command,
+        key,
+        command_hash,
         kind="time_call",
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
         payload_of=lambda request: {},
         agreed=end,
         messages=(
@@ -952,6 +972,96 @@ def answer_time_call(
             _("Only the other side answers this request."),
         ),
     )
+
+
+# --- the table's own commands: about the log, agreed by both phones ---------------
+
+TABLE_COMMANDS: dict[str, type[CommandKind]] = {}
+
+
+def _nothing_listed(state: Mapping[str, Any], side: str) -> list[dict[str, Any]]:
+    return []  # offered by the game screen from the log, not by the rules
+
+
+class TableCommand(CommandKind):
+    """A command about the game's log, not its rules: ``decide`` never sees
+    it; ``perform_actions`` applies it to the locked game, as one action, with
+    the same version, tap key and lock as the rules' commands.
+    ``apply(locked, side, command, key, command_hash) -> ActionResult``."""
+
+    registry = TABLE_COMMANDS
+    legal = staticmethod(_nothing_listed)
+
+
+class Undo(TableCommand):
+    """Take back my last action; one that rolled dice needs the other phone's
+    word (two phones) or ``confirmed`` (one phone)."""
+
+    type = "undo"
+    fields = (bool_field("confirmed"),)
+    apply = staticmethod(_undo_last)
+
+
+class AnswerUndo(TableCommand):
+    """The other phone agrees to (``agree``) or refuses the undo of a roll."""
+
+    type = "answer_undo"
+    fields = (bool_field("agree"),)
+    apply = staticmethod(_answer_undo)
+
+
+class DiceModeSwitch(TableCommand):
+    """Ask to switch the game's dice: the app's, or faces typed from real dice."""
+
+    type = "dice_mode"
+    fields = (choice_field("mode", tuple(DiceMode.values)),)
+    apply = staticmethod(_request_dice_mode)
+
+
+class AnswerDiceMode(TableCommand):
+    """The other phone agrees to (``agree``) or refuses the switch of dice."""
+
+    type = "answer_dice_mode"
+    fields = (bool_field("agree"),)
+    apply = staticmethod(_answer_dice_mode)
+
+
+class TimeCall(TableCommand):
+    """Ask to end the game now, scored by army points destroyed (issue #29)."""
+
+    type = "time_call"
+    fields = ()
+    apply = staticmethod(_request_time_call)
+
+
+class AnswerTimeCall(TableCommand):
+    """The other phone agrees to (``agree``) or refuses the call of time."""
+
+    type = "answer_time_call"
+    fields = (bool_field("agree"),)
+    apply = staticmethod(_answer_time_call)
+
+
+def _perform_table_command(
+    game: Game,
+    side: str,
+    command: Mapping[str, Any],
+    expected_version: int | None,
+    idempotency_key: str,
+) -> ActionResult:
+    """One of the table's own commands, in one transaction: the game locked,
+    a repeated tap answered as before, a stale one refused."""
+    kind = TABLE_COMMANDS[command["type"]]
+    if kind is DiceModeSwitch and command.get("mode") not in DiceMode.values:
+        raise GameError(_("Choose the app's dice or real dice."), field="mode")
+    command_hash = _command_hash(dict(command), None)
+    with transaction.atomic():
+        locked, repeat = _open_action(
+            game, idempotency_key, command_hash, expected_version
+        )
+        if repeat is not None:
+            return repeat
+        return kind.apply(locked, side, command, idempotency_key, command_hash)
 
 
 def last_sequence(game: Game, side: str) -> list[str] | None:

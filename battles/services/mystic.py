@@ -21,7 +21,8 @@ from battles.files.battlescribe import CatalogueError
 from battles.files.mystic_catalogue import MysticRecord, read_mystic_catalogue
 from battles.models.armies import ArmyCard, Owner
 from battles.models.mystic import Miracle, MysticSource, Spell
-from battles.services.armies import ArmyError
+from battles.services.armies import ArmyError, _full_clean, _require_owner, _save
+from battles.services.quotas import spend, who
 
 __all__ = [
     "MysticImportSummary",
@@ -234,9 +235,6 @@ def save_mystic(model, owner: Owner, values: dict, item=None):
     """Create (``item`` None) or change the owner's own spell or miracle,
     typed by hand; ``ArmyError`` by field (a name he already has, a value
     out of bounds). Its printed texts follow what is typed."""
-    from battles.services.armies import _full_clean, _require_owner, _save
-    from battles.services.quotas import spend, who
-
     _require_owner(owner)
     unknown = set(values) - set(MYSTIC_FIELDS[model])
     if unknown:

@@ -2,36 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest
 
-from battles.identity import requester
+from battles.identity import Viewer, requester
 from battles.models.games import Game
 from battles.services.games import seat_roles
-
-
-@dataclass(frozen=True)
-class Viewer:
-    """The person looking at a game: the sides they hold, or a spectator."""
-
-    roles: frozenset[str]
-
-    @property
-    def sides(self) -> list[str]:
-        return sorted(role for role in self.roles if role in ("a", "b"))
-
-    @property
-    def is_player(self) -> bool:
-        return bool(self.sides)
-
-    @property
-    def holds_both_sides(self) -> bool:
-        return len(self.sides) == 2
-
-    def may_act_for(self, side: str) -> bool:
-        return side in self.roles
 
 
 def get_game_for_viewer(request: HttpRequest, public_id: str) -> tuple[Game, Viewer]:

@@ -19,13 +19,15 @@ from django_htmx.http import HttpResponseClientRedirect
 from battles.forms.games import NewGameForm
 from battles.identity import requester
 from battles.models.games import Game
-from battles.presenters.game import build_board, floor_side, whole_log_page
+from battles.presenters.board import build_board, whole_log_page
+from battles.presenters.game import floor_side
 from battles.presenters.game_list import game_lines
 from battles.presenters.story import story_verdict
 from battles.presenters.words import rules_text
 from battles.services import games as services
+from battles.services.boards import board_read, log_read
 from battles.services.fighter_rows import readable_sequences
-from battles.taps import parse_since, parse_tap, parse_tap_key, parse_version
+from battles.taps import parse_since, parse_tap
 from battles.validation import FieldError
 from battles.views.access import Viewer, get_game_for_viewer
 from rules.dice import DERIVATION
@@ -69,7 +71,12 @@ def board_context(request: HttpRequest, game: Game, viewer: Viewer, **extra) -> 
     side = _acting_side(request, game, viewer)
     draft = _draft(request, game, side)
     holding = request.session.get(VIEW_AS_KEY.format(pk=game.pk))
-    return build_board(game, viewer, side=side, holding=holding, draft=draft, **extra)
+    read = board_read(
+        game, viewer, side, since=extra.get("since"), added=extra.get("added", ())
+    )
+    return build_board(
+        game, viewer, read, side=side, holding=holding, draft=draft, **extra
+    )
 
 
 def _render_board(request, game, viewer, *, status=200, **extra) -> HttpResponse:
@@ -177,12 +184,17 @@ def game_tool(request: HttpRequest, public_id: str, tool: str) -> HttpResponse:
 
 
 @require_POST
-def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
+def game_act(request: HttpRequest, public_id: str, tap_type: str = "") -> HttpResponse:
+    """A tap: a command of the rules, or of the table (an undo, a switch of
+    dice, the other phone's answer). ``tap_type``: the command a URL names
+    (``/undo``, ``/dice-mode``...), for a form that posts none."""
     game, viewer = get_game_for_viewer(request, public_id)
     if not viewer.is_player:
         raise PermissionDenied("A spectator never acts.")
     try:
-        tap = parse_tap(request.POST, _acting_side(request, game, viewer))
+        tap = parse_tap(
+            request.POST, _acting_side(request, game, viewer), default_type=tap_type
+        )
     except FieldError as error:
         return _refuse(request, game, viewer, error)
     if not viewer.may_act_for(tap.side):
@@ -208,8 +220,18 @@ def game_act(request: HttpRequest, public_id: str) -> HttpResponse:
         )
     except IllegalAction as error:
         return _answer(request, game, viewer, _rules_message(error))
+    except services.ConfirmUndo as error:
+        # One phone: undoing a roll asks "are you sure?" first.
+        game = services.reloaded(game)
+        if request.htmx:
+            return _render_board(request, game, viewer, undo_confirm=error.message)
+        messages.warning(request, error.message)
+        return redirect(game_url(game))
     except FieldError as error:  # services.GameError and its kin
         return _refuse(request, services.reloaded(game), viewer, error)
+    if tap.command["type"] in services.TABLE_COMMANDS:
+        # The log itself moved (an undo) or a request stands: the whole board.
+        return _answer(request, result.game, viewer)
     if tap.command["type"] == "set_sequence":
         request.session.pop(DRAFT_KEY.format(pk=game.pk, side=tap.side), None)
     if request.htmx and tap.version == shown_version and not result.repeated:
@@ -272,109 +294,6 @@ def _answer(
     return redirect(game_url(game))
 
 
-def _player_tap(request: HttpRequest, public_id: str) -> tuple[Game, Viewer, str]:
-    """The game, this phone and the side it taps for: one it holds."""
-    game, viewer = get_game_for_viewer(request, public_id)
-    side = request.POST.get("side") or _acting_side(request, game, viewer)
-    if not viewer.is_player or side not in viewer.sides:
-        raise PermissionDenied("A phone taps only for a side it holds.")
-    return game, viewer, side
-
-
-@require_POST
-def game_undo(request: HttpRequest, public_id: str) -> HttpResponse:
-    """Undo my last action; a roll needs the other phone's word (or, on one
-    phone, a confirmation)."""
-    game, viewer, side = _player_tap(request, public_id)
-    try:
-        result = services.undo_last_action(
-            game,
-            side,
-            expected_version=parse_version(request.POST),
-            idempotency_key=parse_tap_key(request.POST),
-            confirmed=request.POST.get("confirmed") == "1",
-        )
-    except IllegalAction as error:
-        return _answer(request, game, viewer, _rules_message(error))
-    except services.ConfirmUndo as error:
-        game = services.reloaded(game)
-        if request.htmx:
-            return _render_board(request, game, viewer, undo_confirm=error.message)
-        messages.warning(request, error.message)
-        return redirect(game_url(game))
-    except FieldError as error:  # a malformed field, services.GameError
-        return _refuse(request, services.reloaded(game), viewer, error)
-    return _answer(request, result.game, viewer)
-
-
-def _answer_request(request: HttpRequest, public_id: str, answer) -> HttpResponse:
-    """The other phone's yes or no to what it was asked (``answer``: the
-    service that answers an undo, or a switch of dice)."""
-    game, viewer, side = _player_tap(request, public_id)
-    try:
-        result = answer(
-            game,
-            side,
-            agree=request.POST.get("agree") == "1",
-            expected_version=parse_version(request.POST),
-            idempotency_key=parse_tap_key(request.POST),
-        )
-    except FieldError as error:  # a malformed field, services.GameError
-        return _refuse(request, services.reloaded(game), viewer, error)
-    return _answer(request, result.game, viewer)
-
-
-@require_POST
-def game_undo_answer(request: HttpRequest, public_id: str) -> HttpResponse:
-    """The other phone agrees to, or refuses, the undo of a roll."""
-    return _answer_request(request, public_id, services.answer_undo)
-
-
-@require_POST
-def game_dice_mode(request: HttpRequest, public_id: str) -> HttpResponse:
-    """Ask to switch the game's dice; the other phone must agree (two phones)."""
-    game, viewer, side = _player_tap(request, public_id)
-    try:
-        result = services.request_dice_mode(
-            game,
-            side,
-            request.POST.get("mode", ""),
-            expected_version=parse_version(request.POST),
-            idempotency_key=parse_tap_key(request.POST),
-        )
-    except FieldError as error:  # a malformed field, services.GameError
-        return _refuse(request, services.reloaded(game), viewer, error)
-    return _answer(request, result.game, viewer)
-
-
-@require_POST
-def game_dice_mode_answer(request: HttpRequest, public_id: str) -> HttpResponse:
-    """The other phone agrees to, or refuses, the switch of dice."""
-    return _answer_request(request, public_id, services.answer_dice_mode)
-
-
-@require_POST
-def game_time_call(request: HttpRequest, public_id: str) -> HttpResponse:
-    """Call time (issue #29): the other phone must agree (two phones)."""
-    game, viewer, side = _player_tap(request, public_id)
-    try:
-        result = services.request_time_call(
-            game,
-            side,
-            expected_version=parse_version(request.POST),
-            idempotency_key=parse_tap_key(request.POST),
-        )
-    except FieldError as error:  # a malformed field, services.GameError
-        return _refuse(request, services.reloaded(game), viewer, error)
-    return _answer(request, result.game, viewer)
-
-
-@require_POST
-def game_time_call_answer(request: HttpRequest, public_id: str) -> HttpResponse:
-    """The other phone agrees that time is called, or refuses."""
-    return _answer_request(request, public_id, services.answer_time_call)
-
-
 @require_POST
 def game_sequence_move(request: HttpRequest, public_id: str) -> HttpResponse:
     """Move a card up or down in this side's draft sequence (kept in the session).
@@ -423,7 +342,7 @@ def game_log(request: HttpRequest, public_id: str) -> HttpResponse:
     context = {
         "game": game,
         **whole_log_page(
-            game,
+            log_read(game),
             viewer,
             order=request.GET.get("order", ""),
             fighter=request.GET.get("fighter", ""),
@@ -479,15 +398,11 @@ def game_log_json(request: HttpRequest, public_id: str) -> HttpResponse:
 __all__ = [
     "game_act",
     "game_board",
-    "game_dice_mode",
-    "game_dice_mode_answer",
     "game_log",
     "game_log_json",
     "game_new",
     "game_page",
     "game_sequence_move",
-    "game_undo",
-    "game_undo_answer",
     "game_verify",
     "game_view_as",
     "games_list",

@@ -15,17 +15,18 @@ from django.utils import translation
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
-from battles.live.push import Viewpoint, viewpoint_of
+from battles.identity import Viewer
 from battles.live.stream import hang_up, seen_version, version_events
+from battles.presenters.push import render_changes
 from battles.views.access import get_game_for_viewer
 
 
-def _watcher(request: HttpRequest, public_id: str) -> tuple[int, Viewpoint | None, str]:
+def _watcher(request: HttpRequest, public_id: str) -> tuple[int, Viewer | None, str]:
     """The game, what this seat may see (in the phone's language), and the
     phone's CSRF token for the forms pushed to it."""
     try:
         game, viewer = get_game_for_viewer(request, public_id)
-        viewpoint = viewpoint_of(viewer.roles, translation.get_language())
+        viewpoint = viewer.watching(translation.get_language())
         return game.pk, viewpoint, get_token(request)
     finally:
         hang_up()  # the stream must not hold a connection for minutes
@@ -41,7 +42,9 @@ async def game_stream(request: HttpRequest, public_id: str) -> StreamingHttpResp
     """
     game_id, viewpoint, token = await sync_to_async(_watcher)(request, public_id)
     seen = seen_version(request.headers.get("Last-Event-ID"), request.GET.get("since"))
-    events = version_events(game_id, seen, viewpoint=viewpoint, csrf_token=token)
+    events = version_events(
+        game_id, seen, viewpoint=viewpoint, csrf_token=token, render=render_changes
+    )
     response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once

@@ -17,7 +17,7 @@ from battles.forms.armies import add_errors
 from battles.forms.mystic import MiracleForm, MysticCatalogueForm, SpellForm
 from battles.identity import requester
 from battles.models.mystic import Miracle, Spell
-from battles.presenters.game.magic import gem_words
+from battles.presenters.words import gem_words
 from battles.services.armies import ArmyError
 from battles.services.mystic import (
     MYSTIC_FIELDS,

@@ -7,6 +7,7 @@ log, undos applied. ``summarize`` reads the log for the end-of-game summary.
 """
 
 from rules.game.engine import (
+    COMMAND_TABLE,
     COMMANDS,
     choice_odds,
     decide,
@@ -27,6 +28,7 @@ from rules.game.legal import legal_actions, waiting_for
 from rules.game.summary import summarize
 
 __all__ = [
+    "COMMAND_TABLE",
     "COMMANDS",
     "choice_odds",
     "decide",

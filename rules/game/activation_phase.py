@@ -11,7 +11,16 @@ from rules.activation import DrawPhase
 from rules.contact import max_adversaries
 from rules.errors import IllegalAction, _, joined
 from rules.game import state as st
-from rules.game.combat_phase import start_combat_phase
+from rules.game.combat import start_combat_phase
+from rules.game.commands import (
+    WOUND_MODIFIERS,
+    CommandKind,
+    Field,
+    bool_field,
+    choice_field,
+    id_field,
+    ids_field,
+)
 from rules.game.common import (
     Batch,
     Command,
@@ -23,6 +32,7 @@ from rules.game.common import (
     wound_modifiers,
 )
 from rules.game.fear import charge_fear_tests
+from rules.game.follows import follows
 from rules.game.pending import test_pending
 from rules.movement import (
     Adversary,
@@ -548,3 +558,116 @@ def set_contact(batch: Batch, side: str, command: Command) -> None:
     )
     if state["phase"] == "combat":
         start_combat_phase(batch)
+
+
+@follows("end_failed_charge")
+def end_failed_charge(batch: Batch, fighter_id: str) -> None:
+    """``failed_charge`` "no_charge": "its activation ends" (§5 Additions,
+    [C4] M18). When its side has nothing left to do in this activation (no
+    other fighter of the group may act), the activation ends by itself: no
+    tap to end it."""
+    state = batch.state
+    active = state.get("active")
+    if state["phase"] != "activation" or state["pending"] or active is None:
+        return
+    side = active["side"]
+    if legal_declare(state, side) or legal_disengage(state, side):
+        return
+    if legal_shoot(state, side):
+        return
+    batch.emit(
+        "activation_ended",
+        {
+            "active": None,
+            "reason": "failed_charge",
+            "side": side,
+            "fighter": fighter_id,
+            "label": label_of(state, fighter_id),
+        },
+    )
+    maybe_end_activation_phase(batch)
+
+
+# --- the commands of this phase, each declared once (rules.game.commands) ---
+
+
+class Draw(CommandKind):
+    """IV-B-1: what the side with the floor does."""
+
+    type = "draw"
+    section = "IV-B-1"
+    fields = (
+        choice_field(
+            "action",
+            ("draw", "reserve", "play_reserve", "play_reserve_and_top", "refuse"),
+        ),
+    )
+    legal = staticmethod(legal_draw)
+    apply = staticmethod(draw)
+
+
+class Declare(CommandKind):
+    """IV-B-2: an exclusive action, a walk or a mystic action; ``targets`` for
+    a charge and an engagement."""
+
+    type = "declare"
+    section = "IV-B-2"
+    fields = (
+        id_field("fighter"),
+        choice_field(
+            "action", ("charge", "engagement", "run", "covered_move", "walk", "mystic")
+        ),
+        ids_field("targets", required=False),
+    )
+    legal = staticmethod(legal_declare)
+    apply = staticmethod(declare)
+
+
+class Disengage(CommandKind):
+    """Initiation rules, "Désengagement": by INI (when left out) or FOR."""
+
+    type = "disengage"
+    section = "Initiation, Désengagement"
+    fields = (
+        id_field("fighter"),
+        choice_field("method", ("INI", "FOR"), required=False, assumed="INI"),
+        bool_field("free_side", default=True),
+    )
+    legal = staticmethod(legal_disengage)
+    apply = staticmethod(disengage)
+
+
+class Shoot(CommandKind):
+    """Initiation rules, "Tir"."""
+
+    type = "shoot"
+    section = "Initiation, Tir"
+    fields = (
+        id_field("fighter"),
+        id_field("target"),
+        Field("distance_cm", "float", low=0, high=1000),
+        id_field("nearest_friend", required=False),
+        *WOUND_MODIFIERS,
+    )
+    legal = staticmethod(legal_shoot)
+    apply = staticmethod(shoot)
+
+
+class EndActivation(CommandKind):
+    """IV-B-2: the active side ends its activation."""
+
+    type = "end_activation"
+    section = "IV-B-2"
+    legal = staticmethod(legal_end_activation)
+    apply = staticmethod(end_activation)
+
+
+class SetContact(CommandKind):
+    """II-E: correct the contacts to match the table."""
+
+    type = "set_contact"
+    section = "II-E"
+    anytime = True
+    fields = (id_field("one"), id_field("two"), bool_field("contact"))
+    legal = staticmethod(legal_set_contact)
+    apply = staticmethod(set_contact)

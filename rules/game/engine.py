@@ -9,95 +9,46 @@ player entered from real dice) and every face is written into the events, so
 The turn (chapter 4): strategic phase (IV-A-1 sequences, IV-A-2 Tactics
 roll), activation phase (IV-B-1 draws, IV-B-2 actions; shooting, movement and
 disengagement from the initiation rules), combat phase (IV-C and the melee of
-``rules.game.combat_phase``, from rules-data/melee-sources.md), upkeep (IV-D).
+``rules.game.combat``, from rules-data/melee-sources.md), upkeep (IV-D).
 Tests follow II-A, wounds II-B.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from rules.dice import DiceSource
 from rules.errors import IllegalAction, _
-from rules.game import state as st
-from rules.game.activation_phase import (
-    declare,
-    disengage,
-    draw,
-    end_activation,
-    legal_declare,
-    legal_disengage,
-    legal_draw,
-    legal_end_activation,
-    legal_set_contact,
-    legal_shoot,
-    movement_cm,
-    set_contact,
-    shoot,
+
+# Each phase module declares its commands (rules.game.commands.CommandKind):
+# importing it registers them in COMMAND_TABLE.
+from rules.game import (
+    activation_phase,
+    combat,
+    magic_phase,
+    rallying_cry,
+    rolling,
+    strategic_phase,
+    table_rolls,
+    upkeep_phase,
 )
-from rules.game.combat_phase import (
-    ambidextrous,
-    choose_combat,
-    declare_attack,
-    form_combats,
-    initiative,
-    legal_ambidextrous,
-    legal_attack,
-    legal_choose_combat,
-    legal_form_combats,
-    legal_initiative,
-    legal_parry,
-    legal_place_dice,
-    legal_pursue,
-    parry,
-    place_dice,
-    pursue,
+from rules.game import (
+    state as st,
+)
+from rules.game.activation_phase import movement_cm
+from rules.game.commands import (
+    COMMAND_TABLE,
+    CommandKind,
+    bool_field,
+    gems_field,
+    id_field,
+    int_field,
 )
 from rules.game.common import Batch, Command, CountingDice, State, own_fighter
-from rules.game.magic_phase import (
-    call,
-    cast,
-    counter,
-    legal_call,
-    legal_cast,
-    legal_counter,
-)
 from rules.game.pending import choice_odds, who_decides
-from rules.game.rallying_cry import legal_rallying_cry, rallying_cry
 from rules.game.roll_numbers import roll_key, roll_number
-from rules.game.rolling import (
-    decide_six,
-    legal_keep,
-    legal_reroll,
-    legal_roll,
-    roll_dice,
-)
-from rules.game.strategic_phase import (
-    choose_first,
-    choose_tactics_fighter,
-    legal_choose_first,
-    legal_choose_tactics_fighter,
-    legal_set_sequence,
-    set_sequence,
-    tactics_candidates,
-)
-from rules.game.table_rolls import (
-    characteristic_test,
-    legal_characteristic_test,
-    legal_scatter,
-    scatter,
-)
-from rules.game.upkeep_phase import (
-    end_effect,
-    legal_end_effect,
-    legal_record_effect,
-    legal_tick_upkeep,
-    record_effect,
-    tick_upkeep,
-    with_rally_item,
-)
+from rules.game.strategic_phase import tactics_candidates
 from rules.magic import MAX_GEMS, normal_reserve
 from rules.melee import house_rulings
 
@@ -117,7 +68,7 @@ def _set_routed(batch: Batch, side: str, command: Command) -> None:
     }
     if routed and state["phase"] == "upkeep":
         # Routed during the upkeep: its rally joins the checklist (IV-D-1).
-        upkeep = with_rally_item(state, command["fighter"])
+        upkeep = upkeep_phase.with_rally_item(state, command["fighter"])
         if upkeep:
             payload["upkeep"] = upkeep
     batch.emit("fighter_changed", payload)
@@ -231,14 +182,53 @@ def _concede(batch: Batch, side: str, command: Command) -> None:
     batch.emit("game_finished", {"reason": "conceded", "winner": st.other(side)})
 
 
+class SetRouted(CommandKind):
+    """IV-D-1: keep a fighter's rout up to date (its rally joins the upkeep)."""
+
+    type = "set_routed"
+    section = "IV-D-1"
+    anytime = True
+    fields = (id_field("fighter"), bool_field("routed"))
+    legal = staticmethod(_legal_set_routed)
+    apply = staticmethod(_set_routed)
+
+
+class SetMystic(CommandKind):
+    """X, XI: keep a magician's mana (gems by element) or a faithful's
+    temporary faith up to date."""
+
+    type = "set_mystic"
+    section = "X"
+    anytime = True
+    fields = (
+        id_field("fighter"),
+        int_field("mana", 0, MAX_GEMS, required=False),
+        int_field("faith", 0, MAX_GEMS, required=False),
+        gems_field("gems", "gems:", MAX_GEMS),
+    )
+    legal = staticmethod(_legal_set_mystic)
+    apply = staticmethod(_set_mystic)
+
+
+class Concede(CommandKind):
+    """A side concedes: the other wins."""
+
+    type = "concede"
+    section = ""
+    anytime = True
+    legal = staticmethod(_legal_concede)
+    apply = staticmethod(_concede)
+
+
+MAX_ARMY_POINTS = 9999  # an army's points destroyed (time called)
+
+
 def _legal_call_time(state: State, side: str) -> list[dict[str, Any]]:
     # Like conceding, any time; the app sends it once both phones agreed.
     return [{"type": "call_time"}]
 
 
 def _call_time(batch: Batch, side: str, command: Command) -> None:
-    """The game ends before its last turn: the side that destroyed more army
-    points wins, equal points are a draw (issue #29)."""
     if batch.state["phase"] == "finished":
         raise IllegalAction(_("The game is over."))
     score_a, score_b = command.get("score_a", 0), command.get("score_b", 0)
@@ -247,123 +237,43 @@ def _call_time(batch: Batch, side: str, command: Command) -> None:
     batch.emit("game_finished", {**payload, "score_a": score_a, "score_b": score_b})
 
 
-Handler = Callable[[Batch, str, Command], None]
-Legal = Callable[[State, str], list[dict[str, Any]]]
+class CallTime(CommandKind):
+    """The game ends before its last turn (issue #29): the side that destroyed
+    more army points wins, equal points are a draw. The points are the app's
+    count from its fighter rows (the state holds no card costs); the app sends
+    this once both phones agreed."""
 
-
-@dataclass(frozen=True)
-class CommandKind:
-    """One kind of command: how ``decide`` handles it, when it is legal.
-
-    ``handle(batch, side, command, dice)`` emits the events (or raises
-    ``IllegalAction``); ``legal(state, side)`` lists the commands of this kind
-    ``side`` may send now, in the shape of ``rules.game.legal.legal_actions``.
-    ``anytime`` kinds (conceding, keeping one's own fighters up to date) may
-    be listed while the side waits.
-    """
-
-    handle: Callable[[Batch, str, Command, DiceSource], None]
-    legal: Legal
-    anytime: bool = False
-
-
-def _no_dice(handler: Handler) -> Callable[[Batch, str, Command, DiceSource], None]:
-    def handle(batch: Batch, side: str, command: Command, dice: DiceSource) -> None:
-        handler(batch, side, command)
-
-    return handle
-
-
-COMMAND_TABLE: dict[str, CommandKind] = {}
-
-
-def register_command(
-    kind: str,
-    handle: Callable[[Batch, str, Command, DiceSource], None],
-    legal: Legal,
-    *,
-    anytime: bool = False,
-) -> None:
-    """Add (or replace) a command kind: the one extension point of ``decide``."""
-    COMMAND_TABLE[kind] = CommandKind(handle, legal, anytime)
-
-
-def _register_all() -> None:
-    table: list[tuple[str, Handler, Legal, bool]] = [
-        # Until the Tactics roll, a side may still correct its sequence or
-        # its Tactics fighter while it waits for the other (IV-A-1, IV-A-2).
-        ("set_sequence", set_sequence, legal_set_sequence, True),
-        (
-            "choose_tactics_fighter",
-            choose_tactics_fighter,
-            legal_choose_tactics_fighter,
-            True,
-        ),
-        ("choose_first", choose_first, legal_choose_first, False),
-        ("draw", draw, legal_draw, False),
-        ("declare", declare, legal_declare, False),
-        ("disengage", disengage, legal_disengage, False),
-        ("shoot", shoot, legal_shoot, False),
-        ("end_activation", end_activation, legal_end_activation, False),
-        ("set_contact", set_contact, legal_set_contact, True),
-        ("form_combats", form_combats, legal_form_combats, False),
-        ("choose_combat", choose_combat, legal_choose_combat, False),
-        ("initiative", initiative, legal_initiative, False),
-        ("place_dice", place_dice, legal_place_dice, False),
-        ("attack", declare_attack, legal_attack, False),
-        ("parry", parry, legal_parry, False),
-        ("ambidextrous", ambidextrous, legal_ambidextrous, False),
-        # A freed fighter's pursuit (VII-C-6): listed to its side while the
-        # next combat is picked, whoever picks it.
-        ("pursue", pursue, legal_pursue, True),
-        # X, XI: a spell, the adversary's answer to it, a miracle.
-        ("cast", cast, legal_cast, False),
-        ("counter", counter, legal_counter, False),
-        ("call", call, legal_call, False),
-        # Cri de ralliement (IX): at the start of a strategic phase.
-        ("rallying_cry", rallying_cry, legal_rallying_cry, True),
-        ("set_routed", _set_routed, _legal_set_routed, True),
-        ("set_mystic", _set_mystic, _legal_set_mystic, True),
-        ("concede", _concede, _legal_concede, True),
-    ]
-    register_command("roll", roll_dice, legal_roll)
-    register_command(
-        "reroll",
-        lambda batch, side, command, dice: decide_six(batch, side, command, dice, True),
-        legal_reroll,
+    type = "call_time"
+    section = ""
+    anytime = True
+    fields = (
+        int_field("score_a", 0, MAX_ARMY_POINTS, required=False, default=0),
+        int_field("score_b", 0, MAX_ARMY_POINTS, required=False, default=0),
     )
-    register_command(
-        "keep",
-        lambda batch, side, command, dice: decide_six(
-            batch, side, command, dice, False
-        ),
-        legal_keep,
-    )
-    for kind, handler, legal, anytime in table:
-        register_command(kind, _no_dice(handler), legal, anytime=anytime)
-    # The upkeep checklist: Régénération/X's roll comes from the game's dice.
-    register_command("tick_upkeep", tick_upkeep, legal_tick_upkeep)
-    # Tests rolled at the table (II-A), the scatter (II-C-5) and lasting
-    # effects (II-C-3): a side may do them whenever nothing is under way.
-    register_command(
-        "characteristic_test",
-        _no_dice(characteristic_test),
-        legal_characteristic_test,
-        anytime=True,
-    )
-    register_command("scatter", scatter, legal_scatter, anytime=True)
-    register_command(
-        "record_effect", _no_dice(record_effect), legal_record_effect, anytime=True
-    )
-    register_command("end_effect", _no_dice(end_effect), legal_end_effect, anytime=True)
-    # Time called (issue #29): both phones agreed, the app sends it.
-    register_command("call_time", _no_dice(_call_time), _legal_call_time, anytime=True)
+    legal = staticmethod(_legal_call_time)
+    apply = staticmethod(_call_time)
 
 
-_register_all()
-
-# The handlers by kind, as before the command table (read-only view).
-HANDLERS = {kind: entry.handle for kind, entry in COMMAND_TABLE.items()}
+# ``legal_actions`` lists the kinds in the order of the turn: the rolls, the
+# phases, a side's own fighters, the upkeep, the tools at the table.
+_ORDER = [
+    rolling.__name__,
+    strategic_phase.__name__,
+    activation_phase.__name__,
+    # the parts of the combat phase, in the order of a combat (the package's
+    # names hold its functions: ``combat.initiative`` is the command's)
+    *(
+        f"{combat.__name__}.{part}"
+        for part in ("forming", "initiative", "placement", "attacks", "parries", "flow")
+    ),
+    magic_phase.__name__,
+    rallying_cry.__name__,
+    __name__,
+    upkeep_phase.__name__,
+    table_rolls.__name__,
+]
+for _kind in sorted(COMMAND_TABLE.values(), key=lambda k: _ORDER.index(k.__module__)):
+    COMMAND_TABLE[_kind.type] = COMMAND_TABLE.pop(_kind.type)
 COMMANDS = frozenset(COMMAND_TABLE)
 
 
@@ -430,10 +340,8 @@ def new_game_event(setup: Mapping[str, Any]) -> dict[str, Any]:
 __all__ = [
     "COMMANDS",
     "COMMAND_TABLE",
-    "HANDLERS",
     "CommandKind",
     "decide_and_fold",
-    "register_command",
     "choice_odds",
     "decide",
     "movement_cm",

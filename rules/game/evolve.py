@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from rules.errors import IllegalAction, _
+from rules.game.follows import then
 from rules.game.roll_numbers import drawn, ledger
 from rules.game.state import State, copy_state
 
@@ -157,11 +158,11 @@ def _test_resolved(state: State, payload: Mapping[str, Any]) -> None:
 def _fear_resisted(state: State, payload: Mapping[str, Any]) -> None:
     """IX: a Courage test passed (rolled, or certain): the fear resisted, read
     by the house ruling ``fear_immunity``."""
-    from rules.game.fear import resisted_after
-
     fear = payload.get("fear", payload.get("difficulty"))
     resisted = dict(state.get("fear_resisted") or {})
-    resisted[payload["fighter"]] = resisted_after(state, payload["fighter"], fear)
+    resisted[payload["fighter"]] = then("resisted_after")(
+        state, payload["fighter"], fear
+    )
     state["fear_resisted"] = resisted
 
 
@@ -284,9 +285,7 @@ def _game_finished(state: State, payload: Mapping[str, Any]) -> None:
 
 
 def _rallying_cry(state: State, payload: Mapping[str, Any]) -> None:
-    from rules.game.rallying_cry import evolve_rallying_cry
-
-    evolve_rallying_cry(state, payload)
+    then("evolve_rallying_cry")(state, payload)  # IX, rules.game.rallying_cry
 
 
 EVOLVERS: dict[str, Callable[[State, Mapping[str, Any]], None]] = {

@@ -51,7 +51,9 @@ from typing import Any
 from rules import odds
 from rules.game import state as st
 from rules.game.common import Batch, State, fraction_text, label_of
+from rules.game.follows import follows, then
 from rules.game.rallying_cry import courage_bonus
+from rules.game.table_rolls import check_pending
 from rules.melee import HOUSE_RULINGS, ability
 from rules.several_dice import dice_test_success
 from rules.tactics import parse_skill
@@ -124,6 +126,7 @@ def immune_to(state: State, fighter_id: str, fear: int) -> bool:
     return fear <= resisted["fear"]
 
 
+@follows("resisted_after")
 def resisted_after(state: State, fighter_id: str, fear: int) -> dict[str, Any]:
     """The fighter's record of fears resisted once it passed a test against
     ``fear``: the highest of the game and of this turn (read by ``immune_to``)."""
@@ -297,7 +300,6 @@ def _certain_payload(state: State, test: dict[str, Any]) -> dict[str, Any]:
 
 
 def _pending(state: State, test: dict[str, Any]) -> dict[str, Any]:
-    from rules.game.table_rolls import check_pending
 
     extra: dict[str, Any] = {"prompted": True, "feared": test["feared"], "fear": True}
     if "charge" in test:
@@ -330,40 +332,7 @@ def _pending(state: State, test: dict[str, Any]) -> dict[str, Any]:
     return pending
 
 
-def _end_failed_charge(batch: Batch, fighter_id: str) -> None:
-    """``failed_charge`` "no_charge": "its activation ends" (§5 Additions,
-    [C4] M18). When its side has nothing left to do in this activation (no
-    other fighter of the group may act), the activation ends by itself: no
-    tap to end it."""
-    from rules.game.activation_phase import (
-        legal_declare,
-        legal_disengage,
-        legal_shoot,
-        maybe_end_activation_phase,
-    )
-
-    state = batch.state
-    active = state.get("active")
-    if state["phase"] != "activation" or state["pending"] or active is None:
-        return
-    side = active["side"]
-    if legal_declare(state, side) or legal_disengage(state, side):
-        return
-    if legal_shoot(state, side):
-        return
-    batch.emit(
-        "activation_ended",
-        {
-            "active": None,
-            "reason": "failed_charge",
-            "side": side,
-            "fighter": fighter_id,
-            "label": label_of(state, fighter_id),
-        },
-    )
-    maybe_end_activation_phase(batch)
-
-
+@follows("courage_finished")
 def courage_finished(batch: Batch, context: dict[str, Any], success: bool) -> None:
     """A prompted Courage test is rolled: a failure routs the fighter (§3
     [read]); a charger that fails follows ``failed_charge``; the next test
@@ -401,7 +370,7 @@ def courage_finished(batch: Batch, context: dict[str, Any], success: bool) -> No
             changes.pop("routed")
         batch.emit("fighter_changed", payload)
         if no_charge:
-            _end_failed_charge(batch, fighter_id)
+            then("end_failed_charge")(batch, fighter_id)
     queue = [] if no_charge else copy.deepcopy(list(context.get("queue") or []))
     if queue:
         first, *rest = queue

@@ -19,16 +19,15 @@ are made of. While a side waits the list holds only what it may do at any
 time (conceding, keeping its own fighters' contacts, rout and mana/faith up
 to date).
 
-Extension point: the command table. Every command kind is registered in
-``rules.game.engine.COMMAND_TABLE`` with ``register_command(kind, handle,
-legal, anytime=False)``: ``handle(batch, side, command, dice)`` emits the
-events, ``legal(state, side)`` lists the entries of that kind, next to the
-handler in its phase module (``rules.game.activation_phase.legal_declare``
-beside ``declare``, and so on). ``legal_actions`` simply asks every kind in
-the table, in order; a new command kind plugs in by registering both, and
-``decide`` refuses what its legality function would not list because both
-share the same checks (``check_declaration``, ``check_shot``, ...). The
-property test ``tests/rules/test_legal_actions.py`` holds the two together.
+Extension point: the command table. Every command kind is one class
+(``rules.game.commands.CommandKind``) declared in its phase's module beside
+its rule: its fields, its ``legal(state, side)`` listing the entries of that
+kind, its ``apply``. ``legal_actions`` simply asks every kind in the table,
+in order; ``decide`` refuses what its legality function would not list
+because both share the same checks (``check_declaration``, ``check_shot``,
+...). The property test ``tests/rules/test_legal_actions.py`` holds the two
+together. A field a command leaves out is read as its declaration says
+(``when_left_out``).
 """
 
 from __future__ import annotations
@@ -37,9 +36,10 @@ from typing import Any
 
 from rules.activation import DrawPhase
 from rules.game import state as st
-from rules.game.combat_phase import combat_waits_for
+from rules.game.combat import combat_waits_for
+from rules.game.commands import COMMAND_TABLE, when_left_out
 from rules.game.common import State
-from rules.game.engine import COMMAND_TABLE
+from rules.game.engine import decide  # noqa: F401  (fills COMMAND_TABLE)
 from rules.game.rolling import six_decider
 from rules.game.upkeep_phase import upkeep_waits_for
 
@@ -94,21 +94,6 @@ def legal_actions(state: State, side: str) -> list[Entry]:
     return result
 
 
-# What ``decide`` reads when a command leaves the field out.
-DEFAULTS: dict[str, Any] = {
-    "method": "INI",
-    "contact": False,
-    "parry": False,
-    "use": "other",  # a test rolled at the table (II-A): what for
-    "pay": False,  # an upkept effect (II-C-3): not paid unless said
-    "sequence": 0,  # the melee (VII-C): no Enchaînement die taken
-    "war_fury": False,
-    "master_strike": False,
-    "counter": False,
-    "swap": False,
-}
-
-
 def _among(value: Any, allowed: list[Any]) -> bool:
     return any(type(value) is type(v) and value == v for v in allowed)
 
@@ -140,7 +125,9 @@ def _matches_fields(entry: Entry, command: dict[str, Any]) -> bool:
                 return False
             if not all(isinstance(v, str) and v in allowed for v in value):
                 return False
-        elif not _among(command.get(field, DEFAULTS.get(field)), allowed):
+        elif not _among(
+            command.get(field, when_left_out(entry["type"], field)), allowed
+        ):
             return False
     return True
 

@@ -29,8 +29,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules import magic
+from rules.effects import MAX_EFFECTS
 from rules.errors import IllegalAction, _
 from rules.game import state as st
+from rules.game.activation_phase import check_declaration
+from rules.game.combat import combat_waits_for
+from rules.game.commands import (
+    MAX_DIFFICULTY,
+    MAX_TEXT,
+    CommandKind,
+    bool_field,
+    gems_field,
+    id_field,
+    int_field,
+    text_field,
+)
 from rules.game.common import (
     Batch,
     Command,
@@ -41,10 +54,12 @@ from rules.game.common import (
     require_phase,
     whole_between,
 )
+from rules.game.follows import follows
+from rules.game.table_rolls import check_pending
+from rules.melee import ability
 
 SECTION_SPELL = "X"
 SECTION_MIRACLE = "XI"
-MAX_DIFFICULTY = 30
 
 # A spell's duration as printed (rules.magic.DURATION_KINDS) -> a lasting
 # effect's (rules.game.upkeep_phase.DURATIONS); an instant spell lasts not.
@@ -76,6 +91,7 @@ def _whole(value: Any, what: str, low: int = 0, high: int = 99) -> int:
     return value
 
 
+@follows("normal_spells")
 def normal_spells(spells: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
     """``setup["spells"]`` checked: ``{name: {"cost": {element: n},
     "difficulty": int | None, "frequency": int | None, ...}}``; the optional
@@ -125,6 +141,7 @@ def _duration(name: str, data: Mapping[str, Any]) -> dict[str, Any]:
     return found
 
 
+@follows("normal_miracles")
 def normal_miracles(miracles: Mapping[str, Any] | None) -> dict[str, dict[str, Any]]:
     """``setup["miracles"]`` checked: ``{name: {"cults": [...] (none:
     universal), "fervour": int | None (chosen), "difficulty": int | formula
@@ -200,8 +217,6 @@ WARRIORS = {
 def is_warrior_mystic(state: State, fighter_id: str, what: str) -> bool:
     """Whether the fighter's card says it casts (``what="spells"``) or calls
     (``"miracles"``) in the combat phase."""
-    from rules.melee import ability
-
     skills = st.card_of(state, fighter_id)["skills"]
     return any(ability(skills, name)[0] for name in WARRIORS[what])
 
@@ -209,8 +224,6 @@ def is_warrior_mystic(state: State, fighter_id: str, what: str) -> bool:
 def _in_combat_phase(state: State, side: str, fighter_id: str, what: str) -> bool:
     """A warrior-mage or warrior-monk of a side the combat phase waits on,
     nothing under way (the convention ``combat_casting``)."""
-    from rules.game.combat_phase import combat_waits_for
-
     fighter = state["fighters"][fighter_id]
     return (
         state["phase"] == "combat"
@@ -228,8 +241,6 @@ def _may_act_now(
     """A fighter of the card being activated, able to make a mystic action
     (IV-B-2: cumulative, after any exclusive action of the card); in the
     combat phase, a warrior-mage (warrior-monk) whose side is waited on."""
-    from rules.game.activation_phase import check_declaration
-
     if state["phase"] == "combat":
         return _in_combat_phase(state, side, fighter_id, what)
     active = state.get("active")
@@ -432,8 +443,6 @@ def cast(batch: Batch, side: str, command: Command) -> None:
     else:
         spell = state["spells"][name]
     if not _may_act_now(state, side, fighter_id, "spells"):
-        from rules.game.activation_phase import check_declaration
-
         _combat_refusal(state, fighter)
         check_declaration(state, side, fighter_id, "mystic")  # says why
         raise IllegalAction(_("A spell is cast in its magician's activation."))
@@ -547,8 +556,6 @@ def counter_candidates(
 
 
 def _power_test(batch: Batch, side: str, context: Mapping[str, Any]) -> None:
-    from rules.game.table_rolls import check_pending
-
     cast_ = context["cast"]
     pending = check_pending(
         batch.state,
@@ -674,8 +681,6 @@ def call(batch: Batch, side: str, command: Command) -> None:
     if not magic.can_call(miracle["cults"], cults):
         raise IllegalAction(_("{miracle} is a miracle of another cult."), miracle=name)
     if not _may_act_now(state, side, fighter_id, "miracles"):
-        from rules.game.activation_phase import check_declaration
-
         _combat_refusal(state, fighter)
         check_declaration(state, side, fighter_id, "mystic")
         raise IllegalAction(_("A miracle is called in its faithful's activation."))
@@ -727,8 +732,6 @@ def call(batch: Batch, side: str, command: Command) -> None:
         "section": SECTION_MIRACLE,
     }
     batch.emit("miracle_called", payload)
-    from rules.game.table_rolls import check_pending
-
     pending = check_pending(
         batch.state,
         side=side,
@@ -753,6 +756,7 @@ def call(batch: Batch, side: str, command: Command) -> None:
 # --- after the test (called by rules.game.table_rolls) ------------------------
 
 
+@follows("mystic_success")
 def mystic_success(state: State, natural: int, winning: bool) -> bool:
     """A power or faith test's outcome with the ``natural_one`` ruling."""
     return magic.ruled_success(
@@ -771,6 +775,7 @@ def _with_ruled_odds(state: State, pending: dict[str, Any]) -> dict[str, Any]:
     return {**pending, "odds": _fraction(odds)}
 
 
+@follows("mystic_finished")
 def mystic_finished(batch: Batch, context: Mapping[str, Any], success: bool) -> None:
     """A power test or a miracle's test is rolled: on a success, its lasting
     effect (II-C-3); on a failed spell, the gems back if the ruling says so
@@ -819,8 +824,6 @@ def mystic_finished(batch: Batch, context: Mapping[str, Any], success: bool) -> 
     target = done["target"]
     if duration is None or state["fighters"][target]["eliminated"]:
         return
-    from rules.game.upkeep_phase import MAX_EFFECTS
-
     effects = state.get("effects", [])
     if len(effects) >= MAX_EFFECTS:
         return
@@ -856,8 +859,6 @@ def mystic_finished(batch: Batch, context: Mapping[str, Any], success: bool) -> 
 
 def skill_value(state: State, fighter_id: str, *names: str) -> int:
     """X of the fighter's skill ``names``/X (the highest; 0 without it)."""
-    from rules.melee import ability
-
     skills = st.card_of(state, fighter_id)["skills"]
     best = 0
     for name in names:
@@ -889,6 +890,7 @@ def mana_maximum(state: State, fighter_id: str) -> int | None:
     return state["fighters"][fighter_id].get("gems_max") or 0
 
 
+@follows("recovery")
 def recovery(state: State, fighter_id: str, gains: Any) -> dict[str, Any]:
     """The mana line of a magician counted in gems (IV-D-2, X-G-1).
 
@@ -940,6 +942,7 @@ def recovery(state: State, fighter_id: str, gains: Any) -> dict[str, Any]:
     }
 
 
+@follows("new_faith_bounds")
 def new_faith_bounds(state: State, fighter_id: str) -> dict[str, Any]:
     """The temporary faith line's bounds (XI-B-2, HR-F1): at most the card's
     FOI, plus what Piety/X keeps of the faith left (M8 [read]); with the
@@ -1052,6 +1055,55 @@ def legal_call(state: State, side: str) -> list[dict[str, Any]]:
                 }
             )
     return entries
+
+
+# --- the commands of this phase, each declared once (rules.game.commands) ---
+
+
+class Cast(CommandKind):
+    """X: a magician's spell; ``extra``: the mastery gems, one more die each;
+    ``difficulty``: typed when the spell's is a formula; ``cost``: entered
+    when the spell's is unknown."""
+
+    type = "cast"
+    section = "X"
+    fields = (
+        id_field("fighter"),
+        text_field("spell", MAX_TEXT, required=True),
+        gems_field("extra", "extra:", magic.MAX_EXTRA_GEMS),
+        id_field("target", required=False),
+        int_field("difficulty", 1, MAX_DIFFICULTY, required=False),
+        # Entered at the cast: a spell whose cost the sources do not give.
+        gems_field("cost", "cost:", 30),
+    )
+    legal = staticmethod(legal_cast)
+    apply = staticmethod(cast)
+
+
+class Counter(CommandKind):
+    """X: the adversary's magician pays the opposed gems (``pay``) or not."""
+
+    type = "counter"
+    section = "X"
+    fields = (id_field("fighter"), bool_field("pay"))
+    legal = staticmethod(legal_counter)
+    apply = staticmethod(counter)
+
+
+class Call(CommandKind):
+    """XI: a faithful's miracle, with its ``fervour`` (temporary faith)."""
+
+    type = "call"
+    section = "XI"
+    fields = (
+        id_field("fighter"),
+        text_field("miracle", MAX_TEXT, required=True),
+        int_field("fervour", 1, 99, required=False),
+        id_field("target", required=False),
+        int_field("difficulty", 1, MAX_DIFFICULTY, required=False),
+    )
+    legal = staticmethod(legal_call)
+    apply = staticmethod(call)
 
 
 __all__ = [

@@ -9,6 +9,7 @@ from rules import odds
 from rules.checks import OpposedRoll, TestRoll
 from rules.game import state as st
 from rules.game.common import State, fraction_text, label_of
+from rules.game.follows import then
 
 
 def choice_pending(
@@ -147,9 +148,7 @@ def choice_odds(pending: Mapping[str, Any]) -> dict[str, str] | None:
     if not pending or not pending.get("roll"):
         return None
     if pending["kind"] == "check":
-        from rules.game.table_rolls import check_choice
-
-        return check_choice(pending)
+        return then("check_choice")(pending)
     if pending["kind"] == "test":
         roll = test_roll_of(pending)
         if not roll.awaiting_choice:
@@ -176,10 +175,8 @@ def _attack_six_odds(pending: Mapping[str, Any], roll: TestRoll) -> dict[str, An
     """A six on an attack test against a committed parry (VII-C-4): the
     attack test itself cannot fail any more, so each choice shows the chance
     the blow lands, past the parry (``"lands": True``)."""
-    from rules.game.combat_phase import blow_lands_choice
-
     context = pending["context"]
-    keep, reroll = blow_lands_choice(
+    keep, reroll = then("blow_lands_choice")(
         roll.value,
         roll.natural,
         context["defence_value"],

@@ -21,7 +21,9 @@ from typing import Any
 
 from rules.errors import IllegalAction, _
 from rules.game import state as st
+from rules.game.commands import CommandKind, id_field
 from rules.game.common import Batch, Command, State, label_of, own_fighter
+from rules.game.follows import follows
 from rules.melee import ability
 
 SECTION = "IX"
@@ -106,6 +108,7 @@ def rallying_cry(batch: Batch, side: str, command: Command) -> None:
     )
 
 
+@follows("evolve_rallying_cry")
 def evolve_rallying_cry(state: State, payload: Mapping[str, Any]) -> None:
     """The cry sounded: recorded for the game (once), its side's routed
     fighters rallied."""
@@ -116,6 +119,21 @@ def evolve_rallying_cry(state: State, payload: Mapping[str, Any]) -> None:
     for fighter_id in payload["rallied"]:
         fighters[fighter_id] = {**fighters[fighter_id], "routed": False}
     state["fighters"] = fighters
+
+
+# --- the command, declared once (rules.game.commands) ---------------------------
+
+
+class RallyingCry(CommandKind):
+    """Cri de ralliement (IX): sounded once per game by a fighter with it, at
+    the start of a strategic phase (listed while the side waits)."""
+
+    type = "rallying_cry"
+    section = SECTION
+    anytime = True
+    fields = (id_field("fighter"),)
+    legal = staticmethod(legal_rallying_cry)
+    apply = staticmethod(rallying_cry)
 
 
 __all__ = [

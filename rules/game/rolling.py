@@ -14,9 +14,10 @@ from rules import odds
 from rules.checks import OpposedRoll, TestRoll
 from rules.dice import DiceExhausted, DiceSource
 from rules.errors import IllegalAction, _
-from rules.game import combat_phase
+from rules.game import combat
 from rules.game import state as st
 from rules.game.activation_phase import maybe_end_activation_phase, movement_cm
+from rules.game.commands import CommandKind
 from rules.game.common import (
     Batch,
     Command,
@@ -209,10 +210,10 @@ def _roll_finished(
         opposed_finished(batch, pending, roll)
         return
     if isinstance(roll, OpposedRoll) and purpose == "initiative":
-        combat_phase.initiative_finished(batch, pending, roll)  # VII-C-2
+        combat.initiative_finished(batch, pending, roll)  # VII-C-2
         return
     if purpose == "attack":
-        combat_phase.attack_test_finished(batch, pending, roll.result())  # VII-C-4
+        combat.attack_test_finished(batch, pending, roll.result())  # VII-C-4
         return
     if isinstance(roll, OpposedRoll):
         result = roll.result()
@@ -327,7 +328,7 @@ def _wound_roll(
     target = context["target"]
     health = st.health(state, target).apply(result.outcome)
     eliminated = health.dead
-    fierce = combat_phase.fierce_survives(state, target, eliminated)
+    fierce = combat.fierce_survives(state, target, eliminated)
     if fierce:
         # Acharné: killed outright, it stays at Critical until the next upkeep.
         health, eliminated = Health(wound_steps=3), False
@@ -367,7 +368,7 @@ def _wound_roll(
     if state["phase"] == "activation":
         maybe_end_activation_phase(batch)
     elif state["phase"] == "combat":
-        combat_phase.settle_combat(batch)  # the next attack, exchange or combat
+        combat.settle_combat(batch)  # the next attack, exchange or combat
 
 
 def _check_wipe_out(batch: Batch) -> bool:
@@ -378,3 +379,44 @@ def _check_wipe_out(batch: Batch) -> bool:
     winner = None if len(gone) == 2 else st.other(gone[0])
     batch.emit("game_finished", {"reason": "wiped_out", "winner": winner})
     return True
+
+
+# --- the commands of this phase, each declared once (rules.game.commands) ---
+
+
+class Roll(CommandKind):
+    """Roll what the game waits for (a test, a Tactics roll, a split, a wound)."""
+
+    type = "roll"
+    section = "II-A"
+    rolls = True
+    legal = staticmethod(legal_roll)
+    apply = staticmethod(roll_dice)
+
+
+def reroll(batch: Batch, side: str, command: Command, dice: DiceSource) -> None:
+    decide_six(batch, side, command, dice, True)
+
+
+def keep(batch: Batch, side: str, command: Command, dice: DiceSource) -> None:
+    decide_six(batch, side, command, dice, False)
+
+
+class Reroll(CommandKind):
+    """II-A-1: a six is rerolled."""
+
+    type = "reroll"
+    section = "II-A-1"
+    rolls = True
+    legal = staticmethod(legal_reroll)
+    apply = staticmethod(reroll)
+
+
+class Keep(CommandKind):
+    """II-A-1: a six is kept."""
+
+    type = "keep"
+    section = "II-A-1"
+    rolls = True
+    legal = staticmethod(legal_keep)
+    apply = staticmethod(keep)

@@ -17,6 +17,8 @@ from typing import Any
 
 from rules.checks import current_value
 from rules.errors import IllegalAction, _
+from rules.game.follows import then
+from rules.magic import normal_reserve
 from rules.turn import DEFAULT_TURNS
 from rules.wounds import Health
 
@@ -185,12 +187,10 @@ def new_state(setup: Mapping[str, Any]) -> State:
                     state["fighters"][fighter_id]["mana"] = total
                     # HR-M1 "starting_reserve": the most gems it holds.
                     state["fighters"][fighter_id]["gems_max"] = total
-    from rules.game.magic_phase import normal_miracles, normal_spells
-
     # X, XI: the spells and miracles of the game (their cards' data), and the
     # spells cast this round by each magician (the frequency, §3.1).
-    state["spells"] = normal_spells(setup.get("spells"))
-    state["miracles"] = normal_miracles(setup.get("miracles"))
+    state["spells"] = then("normal_spells")(setup.get("spells"))
+    state["miracles"] = then("normal_miracles")(setup.get("miracles"))
     state["casts"] = {}
     return state
 
@@ -201,8 +201,6 @@ def _starting_gems(
     """The card's reserve of gems (``{element: n}``), every element listed;
     ``None`` for a card with no gems given (a magician's is then entered at
     the table, ``set_mystic``)."""
-    from rules.magic import normal_reserve
-
     if card.get("gems") is None:
         return None
     try:

@@ -9,6 +9,7 @@ from rules.activation import DrawPhase
 from rules.errors import IllegalAction, Message, _
 from rules.game import state as st
 from rules.game.activation_phase import maybe_end_activation_phase
+from rules.game.commands import CommandKind, choice_field, id_field, ids_field
 from rules.game.common import (
     Batch,
     Command,
@@ -177,3 +178,41 @@ def choose_first(batch: Batch, side: str, command: Command) -> None:
         "step_changed", {"phase": "activation", "step": "draws", "pending": None}
     )
     maybe_end_activation_phase(batch)
+
+
+# --- the commands of this phase, each declared once (rules.game.commands) ---
+
+# Until the Tactics roll, a side may still correct its sequence or its
+# Tactics fighter while it waits for the other (IV-A-1, IV-A-2).
+
+
+class SetSequence(CommandKind):
+    """IV-A-1: the side's activation sequence, top card first."""
+
+    type = "set_sequence"
+    section = "IV-A-1"
+    anytime = True
+    fields = (ids_field("order"),)
+    legal = staticmethod(legal_set_sequence)
+    apply = staticmethod(set_sequence)
+
+
+class ChooseTacticsFighter(CommandKind):
+    """IV-A-2: the fighter whose DIS rolls the Tactics roll (until rolled)."""
+
+    type = "choose_tactics_fighter"
+    section = "IV-A-2"
+    anytime = True
+    fields = (id_field("fighter"),)
+    legal = staticmethod(legal_choose_tactics_fighter)
+    apply = staticmethod(choose_tactics_fighter)
+
+
+class ChooseFirst(CommandKind):
+    """IV-B-1: the Tactics winner chooses who speaks first."""
+
+    type = "choose_first"
+    section = "IV-B-1"
+    fields = (choice_field("first", ("a", "b")),)
+    legal = staticmethod(legal_choose_first)
+    apply = staticmethod(choose_first)

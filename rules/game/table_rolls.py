@@ -23,6 +23,14 @@ from rules.checks import OpposedRoll
 from rules.dice import DiceExhausted, DiceSource
 from rules.errors import IllegalAction, _
 from rules.game import state as st
+from rules.game.commands import (
+    MAX_DIFFICULTY,
+    CommandKind,
+    choice_field,
+    id_field,
+    int_field,
+    text_field,
+)
 from rules.game.common import (
     Batch,
     Command,
@@ -34,12 +42,17 @@ from rules.game.common import (
     require_no_pending,
     whole_between,
 )
+from rules.game.follows import follows, then
 from rules.game.pending import opposed_resolution, test_resolution
 from rules.scatter import scatter_from_faces
-from rules.several_dice import MAX_DICE, DiceTest, dice_test_choice, dice_test_success
+from rules.several_dice import (
+    MAX_TEST_DICE,
+    DiceTest,
+    dice_test_choice,
+    dice_test_success,
+)
 
 USES = ("courage", "rally", "spell", "miracle", "skill", "other")
-MAX_DIFFICULTY = 30
 MAX_MODIFIER = 10
 MAX_LABEL = 60
 FEAR_CONVENTION = "IX"  # the fear chapter, not among the seeds: table convention
@@ -172,7 +185,7 @@ def characteristic_test(batch: Batch, side: str, command: Command) -> None:
     count = whole_between(
         command.get("dice", 1) or 1,
         1,
-        MAX_DICE,
+        MAX_TEST_DICE,
         _("A test rolls {low} to {high} dice (II-A-2)."),
     )
     # A refusal below discards this with the rest: nothing is spent then.
@@ -315,6 +328,7 @@ def decide_check(
     _progress(batch, pending, roll, list(roll.faces[len(before.faces) :]), reroll)
 
 
+@follows("check_choice")
 def check_choice(pending: Mapping[str, Any]) -> dict[str, str] | None:
     """The odds of keeping and of rerolling the six(es) showing."""
     roll = DiceTest.from_dict(pending["roll"])
@@ -342,16 +356,12 @@ def _progress(
     if not roll.finished:
         return
     if pending["purpose"] == "defence":  # a parry in a combat (VII-C-4)
-        from rules.game.combat_phase import defence_finished
-
-        defence_finished(batch, pending, roll)
+        then("defence_finished")(batch, pending, roll)
         return
     context = pending["context"]
     success = roll.winning
     if context.get("cast") or context.get("call"):  # X, XI: the natural 1 ruling
-        from rules.game.magic_phase import mystic_success
-
-        success = mystic_success(batch.state, roll.natural, success)
+        success = then("mystic_success")(batch.state, roll.natural, success)
     batch.emit(
         "test_resolved",
         test_resolution(
@@ -367,17 +377,11 @@ def _progress(
         ),
     )
     if context.get("fear"):  # a Courage test on a charge (IX)
-        from rules.game.fear import courage_finished
-
-        courage_finished(batch, context, success)
+        then("courage_finished")(batch, context, success)
     if context.get("cast") or context.get("call"):  # a spell or miracle (X, XI)
-        from rules.game.magic_phase import mystic_finished
-
-        mystic_finished(batch, context, success)
+        then("mystic_finished")(batch, context, success)
     if context.get("upkeep_key"):
-        from rules.game.upkeep_phase import finish_rally
-
-        finish_rally(batch, context["upkeep_key"], success)
+        then("finish_rally")(batch, context["upkeep_key"], success)
 
 
 def opposed_finished(batch: Batch, pending: Mapping[str, Any], roll: OpposedRoll):
@@ -464,3 +468,45 @@ def legal_scatter(state: State, side: str) -> list[dict[str, Any]]:
     if state["phase"] == "finished" or state["pending"]:
         return []
     return [{"type": "scatter"}]
+
+
+# --- the commands of this phase, each declared once (rules.game.commands) ---
+
+# Tests rolled at the table (II-A) and the scatter (II-C-5): a side may roll
+# them whenever nothing is under way.
+
+
+class CharacteristicTest(CommandKind):
+    """II-A: a test of any characteristic of one's own fighter, against a
+    difficulty (with several dice, II-A-2) or opposed to an adversary
+    (II-A-3); ``cost``: a spell's mana or a miracle's faith, spent now."""
+
+    type = "characteristic_test"
+    section = "II-A"
+    anytime = True
+    fields = (
+        id_field("fighter"),
+        choice_field("characteristic", st.CHARACTERISTICS),
+        int_field("difficulty", 1, MAX_DIFFICULTY, required=False),
+        id_field("opponent", required=False),
+        choice_field("opponent_characteristic", st.CHARACTERISTICS, required=False),
+        int_field("dice", 1, MAX_TEST_DICE, required=False, default=1),
+        int_field("modifier", -MAX_MODIFIER, MAX_MODIFIER, required=False, default=0),
+        choice_field("use", USES, assumed="other"),
+        text_field("label", MAX_LABEL),
+        int_field("cost", 0, 99, required=False),
+    )
+    legal = staticmethod(legal_characteristic_test)
+    apply = staticmethod(characteristic_test)
+
+
+class Scatter(CommandKind):
+    """II-C-5: the distance and the direction of a scatter."""
+
+    type = "scatter"
+    section = "II-C-5"
+    anytime = True
+    rolls = True
+    fields = (text_field("label", MAX_LABEL),)
+    legal = staticmethod(legal_scatter)
+    apply = staticmethod(scatter)

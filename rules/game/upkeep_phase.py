@@ -17,8 +17,21 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from rules import magic
+from rules.effects import MAX_EFFECTS
 from rules.errors import IllegalAction, Words, _
 from rules.game import state as st
+from rules.game.commands import (
+    MAX_DIFFICULTY,
+    MAX_KEY,
+    CommandKind,
+    bool_field,
+    choice_field,
+    gems_field,
+    id_field,
+    int_field,
+    text_field,
+)
 from rules.game.common import (
     Batch,
     Command,
@@ -28,6 +41,10 @@ from rules.game.common import (
     require_phase,
     whole_between,
 )
+from rules.game.follows import follows, then
+from rules.game.table_rolls import check_pending
+from rules.melee import HOUSE_RULINGS
+from rules.odds import test_success
 from rules.tactics import parse_skill
 from rules.upkeep import UpkeepFighter, UpkeepStep, upkeep_checklist
 
@@ -35,7 +52,6 @@ STEP_ORDER = [step.name.lower() for step in UpkeepStep]
 EFFECT_KINDS = ("harmful", "skill", "spell", "miracle", "other")
 DURATIONS = ("end_of_turn", "turns", "permanent", "upkeep")
 MAX_EFFECT_TURNS = 20
-MAX_EFFECTS = 60
 MAX_NAME = 60
 # XII (the skills) is not among the seeds: how Régénération/X heals is the
 # table's convention, cited as such.
@@ -296,9 +312,7 @@ def _tick(
         and fighter_id
         and state["fighters"][fighter_id].get("gems") is not None
     ):
-        from rules.game.magic_phase import recovery
-
-        extra["reserve"] = recovery(state, fighter_id, command.get("gems"))
+        extra["reserve"] = then("recovery")(state, fighter_id, command.get("gems"))
         if extra["reserve"]["after"] != extra["reserve"]["before"]:
             after = extra["reserve"]["after"]
             changes.append({"fighter": fighter_id, "changes": {"gems": after}})
@@ -341,9 +355,7 @@ def reserve_bounds(state: Mapping[str, Any], item: Mapping[str, Any]) -> dict:
         "characteristic": code,
     }
     if item["step"] == "faith":
-        from rules.game.magic_phase import new_faith_bounds
-
-        bounds.update(new_faith_bounds(state, item["fighter"]))
+        bounds.update(then("new_faith_bounds")(state, item["fighter"]))
     return bounds
 
 
@@ -422,8 +434,6 @@ def _start_rally_test(
     With "highest_fear" and no frightening adversary left, it rallies
     without a test.
     """
-    from rules.game.table_rolls import check_pending
-
     difficulty = rally_difficulty(batch.state, item["fighter"])
     courage = st.value_of(batch.state, item["fighter"], "COU")
     certain = difficulty is not None and rally_certain(courage, difficulty)
@@ -452,6 +462,7 @@ def _start_rally_test(
     )
 
 
+@follows("finish_rally")
 def finish_rally(batch: Batch, key: str, rallied: bool) -> None:
     """The rally test is rolled: tick the item, the fighter rallies or not."""
     item = next(i for i in batch.state["upkeep"]["items"] if i["key"] == key)
@@ -513,8 +524,6 @@ def with_rally_item(state: Mapping[str, Any], fighter_id: str) -> dict | None:
 
 def rally_certain(courage: int | None, difficulty: int) -> bool:
     """Whether 1d6 + COU cannot miss the rally's difficulty (II-A-4)."""
-    from rules.odds import test_success
-
     return courage is not None and test_success(int(courage), difficulty) == 1
 
 
@@ -522,8 +531,6 @@ def rally_difficulty(state: Mapping[str, Any], fighter_id: str) -> int | None:
     """The rally test's difficulty under the house ruling ``rally_difficulty``:
     a fixed number, or the highest PEUR among the fighter's living adversaries
     (None when none has a PEUR: it rallies without a test)."""
-    from rules.melee import HOUSE_RULINGS
-
     chosen = (state.get("house_rulings") or {}).get(
         "rally_difficulty", HOUSE_RULINGS["rally_difficulty"].default
     )
@@ -602,8 +609,6 @@ def _effect_upkeep(
         ):
             # II-C-3: "X gems of the spell's element" (a neutral gem when the
             # effect has no element on record).
-            from rules import magic
-
             due = {effect.get("element") or magic.NEUTRAL: effect["cost"]}
             if caster["eliminated"] or not magic.can_pay(caster["gems"], due):
                 raise IllegalAction(
@@ -815,8 +820,6 @@ def _legal_tick(state: Mapping[str, Any], item: Mapping[str, Any]) -> dict[str, 
                 and reserve >= effect["cost"]
             )
             if caster.get("gems") is not None and effect["resource"] == "mana":
-                from rules import magic
-
                 due = {effect.get("element") or magic.NEUTRAL: effect["cost"]}
                 affordable = not caster["eliminated"] and magic.can_pay(
                     caster["gems"], due
@@ -888,3 +891,59 @@ def legal_end_effect(state: Mapping[str, Any], side: str) -> list[dict[str, Any]
         if e["side"] == side and f"effect:{e['id']}" not in waiting
     ]
     return [{"type": "end_effect", "choices": {"effect": ids}}] if ids else []
+
+
+# --- the commands of this phase, each declared once (rules.game.commands) ---
+
+
+class TickUpkeep(CommandKind):
+    """IV-D: the next item of the upkeep checklist (its owner's, IV-D-3);
+    ``pay``: an upkept effect paid, or let end; ``difficulty`` is not read
+    (the ruling "rally_difficulty" sets it); ``all_markers``: every marker of
+    the side; ``gems``: the gems a magician recovers (X-G-1)."""
+
+    type = "tick_upkeep"
+    section = "IV-D"
+    rolls = True  # Régénération/X's roll comes from the game's dice
+    fields = (
+        text_field("key", MAX_KEY, required=True),
+        bool_field("rallied"),
+        int_field("value", 0, 99, required=False),
+        bool_field("pay"),
+        bool_field("all_markers"),
+        int_field("difficulty", 1, MAX_DIFFICULTY, required=False),
+        gems_field("gems", "gems:", 99),
+    )
+    legal = staticmethod(legal_tick_upkeep)
+    apply = staticmethod(tick_upkeep)
+
+
+class RecordEffect(CommandKind):
+    """II-C-3: a lasting effect on a fighter, its duration and upkeep."""
+
+    type = "record_effect"
+    section = "II-C-3"
+    anytime = True
+    fields = (
+        id_field("fighter"),
+        text_field("name", MAX_NAME, required=True),
+        choice_field("kind", EFFECT_KINDS),
+        choice_field("duration", DURATIONS),
+        bool_field("active"),
+        int_field("turns", 1, MAX_EFFECT_TURNS, required=False),
+        int_field("cost", 0, 99, required=False),
+        id_field("caster", required=False),
+    )
+    legal = staticmethod(legal_record_effect)
+    apply = staticmethod(record_effect)
+
+
+class EndEffect(CommandKind):
+    """II-C-3: the owner ends a lasting effect."""
+
+    type = "end_effect"
+    section = "II-C-3"
+    anytime = True
+    fields = (text_field("effect", required=True),)
+    legal = staticmethod(legal_end_effect)
+    apply = staticmethod(end_effect)

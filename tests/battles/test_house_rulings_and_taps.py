@@ -1,5 +1,5 @@
 """House rulings on the new-game form and the game page; the tap parser reading
-each command's fields from their one declaration (rules.game.kinds)."""
+each command's fields from their one declaration (rules.game.commands)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.http import QueryDict
 from battles.models import Game
 from battles.taps import parse_tap
 from battles.validation import FieldError
-from rules.game.kinds import COMMAND_FIELDS
+from rules.game.commands import COMMAND_TABLE
 from rules.melee import HOUSE_RULINGS
 from tests.support.live import new_game_form
 
@@ -84,7 +84,7 @@ def test_every_command_but_the_tools_is_read_from_its_declaration():
     assert tap.command == {"type": "parry", "dice": 1, "counter": True}
     tap = parse_tap(_post(type="initiative", fighter="b1.2", tap="k"), "b")
     assert tap.command == {"type": "initiative", "fighter": "b1.2"}
-    assert set(COMMAND_FIELDS) >= {"initiative", "place_dice", "attack", "parry"}
+    assert set(COMMAND_TABLE) >= {"initiative", "place_dice", "attack", "parry"}
 
 
 @pytest.mark.parametrize(

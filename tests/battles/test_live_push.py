@@ -21,6 +21,7 @@ from battles.live import stream as live_stream
 from battles.models.armies import Owner
 from battles.models.games import Game, SeatRole
 from battles.services.games import perform_action
+from battles.views import live as live_view
 from tests.battles.test_live_stream import open_stream
 from tests.support.aio import run_async
 from tests.support.cast import OPPONENT, OWNER, SPECTATOR, phone_of
@@ -207,7 +208,8 @@ def test_one_look_per_action_and_one_render_per_viewpoint(game, monkeypatch):
         phone_of(OPPONENT, AsyncClient(HTTP_ACCEPT_LANGUAGE="en")),
     ]
     looks, renders = [], []
-    changes, render = live_stream._changes, live_stream.render_changes
+    # The render is the presenter the stream's view hands to the stream.
+    changes, render = live_stream._changes, live_view.render_changes
 
     def counted_changes(*args):
         looks.append(args[1])
@@ -219,7 +221,7 @@ def test_one_look_per_action_and_one_render_per_viewpoint(game, monkeypatch):
         return pages
 
     monkeypatch.setattr(live_stream, "_changes", counted_changes)
-    monkeypatch.setattr(live_stream, "render_changes", counted_render)
+    monkeypatch.setattr(live_view, "render_changes", counted_render)
     speaker = game.state["draw"]["speaker"]
 
     async def scenario():

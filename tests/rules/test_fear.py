@@ -495,7 +495,7 @@ def test_the_odds_shown_before_a_counter_attack_follow_counter_short():
     offered before the counter-attack are the plain parry's."""
     from fractions import Fraction
 
-    from rules.game.combat_phase import parry_odds
+    from rules.game.combat import parry_odds
 
     def offered(rulings=None):
         a = fighter_card("A", ATT=4)

@@ -1,25 +1,30 @@
-"""``rules.game.kinds`` describes every command and event kind, and their fields."""
+"""Every command kind is declared once (``rules.game.commands``), every event
+kind described (``rules.game.kinds``), with their fields."""
 
 from __future__ import annotations
 
 from rules.game import COMMANDS
+from rules.game.commands import COMMAND_TABLE
 from rules.game.evolve import EVOLVERS, META_KINDS
-from rules.game.kinds import COMMAND_FIELDS, COMMAND_KINDS, EVENT_KINDS
+from rules.game.kinds import EVENT_KINDS
 from tests.support.table import play_whole_game
 
 
-def test_every_command_kind_is_described():
-    assert set(COMMAND_KINDS) == set(COMMANDS)
+def test_every_command_kind_is_declared():
+    assert set(COMMAND_TABLE) == set(COMMANDS)
+    for kind, declared in COMMAND_TABLE.items():
+        assert declared.type == kind
+        assert declared.__doc__, kind  # what it does, and its section
+        assert callable(declared.legal) and callable(declared.apply), kind
+        # One tap may carry several commands only where none rolls a die.
+        assert not (declared.batched and declared.rolls), kind
 
 
 def test_every_command_declares_its_fields_once():
-    assert set(COMMAND_FIELDS) == set(COMMAND_KINDS)
-    for kind, fields in COMMAND_FIELDS.items():
-        names = [f.name for f in fields]
+    for kind, declared in COMMAND_TABLE.items():
+        names = [f.name for f in declared.fields]
         assert len(names) == len(set(names)), kind
-        described = set(COMMAND_KINDS[kind].__annotations__) - {"type"}
-        assert set(names) == described, kind
-        for field in fields:
+        for field in declared.fields:
             if field.type in ("int", "float"):
                 assert field.low is not None and field.high is not None, field
             if field.type in ("id", "text", "list", "map"):
@@ -33,7 +38,7 @@ def test_every_command_declares_its_fields_once():
 def test_the_melee_commands_carry_their_bounds():
     """RULES_API "Melee": initiative, place_dice (sequence), attack
     (master_strike), parry (dice, counter)."""
-    fields = {k: {f.name: f for f in v} for k, v in COMMAND_FIELDS.items()}
+    fields = {k: {f.name: f for f in v.fields} for k, v in COMMAND_TABLE.items()}
     assert fields["initiative"]["fighter"].type == "id"
     assert fields["place_dice"]["attack"].low == 0
     assert not fields["place_dice"]["sequence"].required

@@ -359,7 +359,7 @@ def test_in_games_with_magic_legal_actions_are_accepted_and_the_rest_refused(see
         entries = [
             e
             for e in legal_actions(table.state, side)
-            if e["type"] not in ("concede", "set_mystic", "record_effect")
+            if e["type"] not in ("concede", "call_time", "set_mystic", "record_effect")
         ]
         if not entries or table.state["phase"] != "activation":
             break

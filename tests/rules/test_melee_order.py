@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules.game import choice_odds, legal_actions, replay, waiting_for
-from rules.game.combat_phase import blow_lands_choice
+from rules.game.combat import blow_lands_choice
 from tests.rules.test_melee_combat import combat, initiative, kinds
 from tests.support.melee import fighter_card, melee_table
 

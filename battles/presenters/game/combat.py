@@ -18,7 +18,7 @@ from battles.presenters.rulings import value_word
 from battles.presenters.words import pending_title, side_word
 from rules import melee, odds
 from rules.game import state as st
-from rules.game.combat_phase import combat_value, forced_defence
+from rules.game.combat import combat_value, forced_defence
 from rules.melee import Combat, choices_of
 
 

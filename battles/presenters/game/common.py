@@ -6,7 +6,6 @@ A ``Panel`` is the part of the board where this phone acts (or waits). Its
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -17,7 +16,7 @@ from django.utils.formats import number_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from battles.presenters.words import CONDITIONS, side_word
+from battles.presenters.words import CONDITIONS, gem_words, side_word
 from rules.game import state as st
 
 SHOWN_CHARACTERISTICS = ("MOU", "INI", "ATT", "FOR", "DEF", "RES", "TIR", "DIS")
@@ -122,8 +121,6 @@ def fighter_view(state: Mapping[str, Any], fighter_id: str) -> FighterView:
 def _gems(gems: Mapping[str, int] | None) -> str:
     if gems is None:
         return ""
-    from battles.presenters.game.magic import gem_words
-
     return gem_words(gems)
 
 
@@ -177,11 +174,6 @@ def french() -> bool:
 
 def labels(state: Mapping[str, Any]) -> dict[str, str]:
     return {f: data["label"] for f, data in state["fighters"].items()}
-
-
-def new_tap_key() -> str:
-    """An idempotency key for one rendered button (a double tap applies once)."""
-    return secrets.token_urlsafe(12)
 
 
 def wait_panel(side: str | None, what: str, section: str = "") -> Panel:

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
 
 from battles.presenters.game.common import Panel, options, percent
 from battles.presenters.game.floor import Offers
+from battles.presenters.words import element_word, gem_words
 from rules import magic as rules_magic
 from rules.game import state as st
 from rules.game.magic_phase import (
@@ -24,33 +24,6 @@ from rules.game.magic_phase import (
     skill_value,
     spell_difficulty,
 )
-
-ELEMENT_WORDS = {
-    "light": _lazy("light"),
-    "darkness": _lazy("darkness"),
-    "air": _lazy("air"),
-    "water": _lazy("water"),
-    "fire": _lazy("fire"),
-    "earth": _lazy("earth"),
-    "neutral": _lazy("neutral"),
-}
-
-
-def element_word(element: str) -> str:
-    return str(ELEMENT_WORDS.get(element, element))
-
-
-def gem_words(gems: Mapping[str, int] | None) -> str:
-    """ "2 fire, 1 light" (the elements with gems, in the rules' order);
-    "0" when there is none."""
-    gems = gems or {}
-    parts = [  # in the rules' order (a database may reorder a JSON object)
-        f"{gems[element]} {element_word(element)}"
-        for element in rules_magic.GEM_KINDS
-        if gems.get(element)
-    ]
-    return ", ".join(parts) or "0"
-
 
 # --- the mystic action on the activation panel ----------------------------------
 

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from battles.presenters.game.common import Panel, french, percent, percents
 from battles.presenters.game.common import labels as fighter_labels
+from battles.presenters.words import USE_WORDS, test_title
 from rules.game import choice_odds, who_decides
 from rules.game import state as st
 from rules.game.table_rolls import FEAR_CONVENTION, USES
@@ -27,19 +28,10 @@ from rules.game.upkeep_phase import (
     item_side,
     rally_certain,
     rally_difficulty,
+    regeneration_odds,
 )
-from rules.several_dice import MAX_DICE
+from rules.several_dice import MAX_TEST_DICE
 
-USE_WORDS = {
-    "courage": _("Courage against fear"),
-    "rally": _("Rally"),
-    "spell": _("Spell"),
-    "miracle": _("Miracle"),
-    "skill": _("Skill"),
-    "other": _("Other"),
-    # The panel cites the section itself (VII-C-4): not twice in the title.
-    "defence": _("parry"),
-}
 KIND_WORDS = {
     "harmful": _("Harmful effect"),
     "skill": _("Skill"),
@@ -53,30 +45,6 @@ DURATION_WORDS = {
     "permanent": _("Permanent"),
     "upkeep": _("While upkept (Entretien/X)"),
 }
-
-
-def test_title(pending: Mapping[str, Any], labels: Mapping[str, str]) -> str:
-    """What a characteristic test is about: fighter, characteristic, purpose."""
-    context = pending.get("context") or {}
-    use = str(USE_WORDS.get(context.get("use", ""), context.get("use", "")))
-    if context.get("label"):
-        use = f"{use} · {context['label']}"
-    if "fighters" in context:
-        fighters = context["fighters"]
-        chars = context["characteristics"]
-        return gettext("%(a)s (%(ca)s) against %(b)s (%(cb)s): %(use)s") % {
-            "a": labels.get(fighters["a"], fighters["a"]),
-            "ca": chars["a"],
-            "b": labels.get(fighters["b"], fighters["b"]),
-            "cb": chars["b"],
-            "use": use,
-        }
-    fighter = context.get("fighter", "")
-    return gettext("%(fighter)s: %(characteristic)s test (%(use)s)") % {
-        "fighter": labels.get(fighter, fighter),
-        "characteristic": context.get("characteristic", ""),
-        "use": use,
-    }
 
 
 def _convention(pending: Mapping[str, Any], labels=None) -> str:
@@ -231,7 +199,7 @@ def side_tag(label: str, side: str) -> str:
 def test_form(state: Mapping[str, Any], side: str, caster: str = "") -> dict:
     """What the "roll a test" form offers: a side tests its own living
     fighters (II-A); an opposed test picks any living adversary (II-A-3);
-    several dice up to ``MAX_DICE`` (II-A-2). ``caster``: a fighter that just
+    several dice up to ``MAX_TEST_DICE`` (II-A-2). ``caster``: a fighter that just
     declared its mystic action, chosen with its spell (POU) or miracle (FOI)."""
     chosen = {"fighter": "", "code": "COU", "use": "other", "reserve": None}
     if caster in st.fighters_of(state, side):
@@ -263,7 +231,7 @@ def test_form(state: Mapping[str, Any], side: str, caster: str = "") -> dict:
         "opponents": theirs,
         "codes": st.CHARACTERISTICS,
         "uses": [(u, str(USE_WORDS[u])) for u in USES],
-        "max_dice": MAX_DICE,
+        "max_dice": MAX_TEST_DICE,
         "chosen": chosen,
     }
 
@@ -365,8 +333,6 @@ def upkeep_extras(
         wounded = state["fighters"][fighter]["steps"] > 0
         extras["regeneration"] = item["regeneration"] if wounded else None
         if wounded:
-            from rules.game.upkeep_phase import regeneration_odds
-
             extras["regeneration_odds"] = percent(
                 regeneration_odds(item["regeneration"])
             )

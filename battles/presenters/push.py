@@ -1,0 +1,56 @@
+"""What an action changed, rendered once per viewpoint, for the live push.
+
+The stream (``battles.live.stream``) is handed ``render_changes`` by the view
+that opens it: it renders the answer a phone showing ``base`` would fetch
+(``game_board?since=``) once for each viewpoint watching (``battles.identity.
+Viewer``: side A, side B, the spectators, each in its language), with the
+placeholders ``battles.live.push`` fills in per phone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from battles.identity import Viewer
+from battles.live.push import CSRF_PLACEHOLDER, TAP_PLACEHOLDER
+from battles.models.games import Game
+from battles.presenters.board import build_board
+from battles.services import games as services
+from battles.services.boards import board_read
+
+# Panels that show a draft kept in the phone's session: fetched, never pushed.
+SESSION_PANELS = frozenset({"strategic"})
+ANSWER_TEMPLATE = "battles/games/answer.html"
+
+
+def render_changes(
+    game: Game, base: int, viewpoints: Iterable[Viewer]
+) -> dict[Viewer, str]:
+    """The answer for a phone showing ``base``, per viewpoint; empty when a
+    phone at ``base`` must fetch its whole board (too far back, an undo
+    since, the game over: as ``game_board`` decides)."""
+    if game.finished or base >= game.version:
+        return {}
+    before = services.state_at(game, base)
+    if before is None:
+        return {}
+    pages: dict[Viewer, str] = {}
+    for viewpoint in viewpoints:
+        side = viewpoint.side
+        with translation.override(viewpoint.language):
+            read = board_read(game, viewpoint, side, since=base)
+            context = build_board(
+                game, viewpoint, read, side=side, since=base, before=before
+            )
+            if side is not None and context["panel"].kind in SESSION_PANELS:
+                continue
+            context["tap"] = TAP_PLACEHOLDER
+            context["csrf_token"] = CSRF_PLACEHOLDER
+            pages[viewpoint] = render_to_string(ANSWER_TEMPLATE, context)
+    return pages
+
+
+__all__ = ["render_changes"]

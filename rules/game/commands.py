@@ -1,0 +1,206 @@
+"""What a command is: one class per kind, declared beside its rule, and the table.
+
+A player's tap is one command, ``{"type": <kind>, ...fields}`` (a plain dict on
+the wire and in the log). Each kind is declared ONCE, as a subclass of
+``CommandKind`` in its phase's module, next to the functions that check and
+apply it (python-chess: a ``Move``, legality in one place, ``push`` trusting
+it)::
+
+    class PlaceDice(CommandKind):
+        \"\"\"VII-C-3: a fighter's combat dice split between attack and defence.\"\"\"
+
+        type = "place_dice"
+        section = "VII-C-3"
+        batched = True
+        fields = (id_field("fighter"), int_field("attack", 0, MAX_COMBAT_DICE), ...)
+        legal = staticmethod(legal_place_dice)
+        apply = staticmethod(place_dice)
+
+Declaring the class registers it in ``COMMAND_TABLE``; everything else reads
+that one declaration: the tap parser (``battles.taps``) checks each posted
+field by its ``Field``, ``rules.game.legal.legal_actions`` asks every kind's
+``legal``, ``rules.game.engine.decide`` calls its ``apply``, ``matches``
+reads a left-out field's default, the game service reads ``batched``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+FieldType = Literal[
+    "id", "int", "bool", "float", "text", "choice", "list", "map", "gems"
+]
+
+MAX_ID = 24  # a fighter or card id ("a12.3")
+MAX_LIST = 60  # ids in one list or map
+MAX_TEXT = 60  # a label, an effect's name, a spell's name
+MAX_KEY = 200  # an upkeep item's key
+MAX_DIFFICULTY = 30  # a difficulty a player types (II-A)
+
+
+@dataclass(frozen=True)
+class Field:
+    """One field of a command as a phone posts it.
+
+    - ``id``: a text of at most ``max_length`` characters (a fighter, a card);
+    - ``int``: a whole number from ``low`` to ``high``;
+    - ``float``: a number from ``low`` to ``high`` (a distance);
+    - ``bool``: a yes/no ("1", "true", "on", "yes" are yes);
+    - ``text``: a text of at most ``max_length`` characters;
+    - ``choice``: one of ``choices``;
+    - ``list``: several ids (the field repeated), at most ``max_items``;
+    - ``map``: ``{key: id}`` posted as fields named ``prefix + key``, at most
+      ``max_items``;
+    - ``gems``: ``{element: n}`` posted as fields named ``prefix + element``
+      (the six elements, and "neutral"), each a whole number ``low`` to
+      ``high``; the elements left out or empty count 0.
+
+    A field left out (or empty) takes ``default`` when it is not ``required``
+    (``None``: the field is left out of the command). ``assumed`` is what the
+    rule reads when a command leaves the field out (the parser does not fill
+    it in: the command is logged as sent).
+    """
+
+    name: str
+    type: FieldType
+    required: bool = True
+    low: int | float | None = None
+    high: int | float | None = None
+    max_length: int | None = None
+    choices: tuple[Any, ...] = ()
+    max_items: int | None = None
+    prefix: str = ""
+    default: Any = None
+    assumed: Any = None
+
+    @property
+    def when_left_out(self) -> Any:
+        return self.default if self.default is not None else self.assumed
+
+
+def id_field(name: str, *, required: bool = True) -> Field:
+    return Field(name, "id", required=required, max_length=MAX_ID)
+
+
+def int_field(
+    name: str, low: int, high: int, *, required: bool = True, default: Any = None
+) -> Field:
+    return Field(name, "int", required=required, low=low, high=high, default=default)
+
+
+def bool_field(name: str, *, default: bool = False) -> Field:
+    return Field(name, "bool", required=False, default=default)
+
+
+def choice_field(
+    name: str,
+    choices: tuple[Any, ...],
+    *,
+    required: bool = True,
+    assumed: Any = None,
+) -> Field:
+    return Field(name, "choice", required=required, choices=choices, assumed=assumed)
+
+
+def text_field(name: str, max_length: int = MAX_TEXT, *, required: bool = False):
+    return Field(name, "text", required=required, max_length=max_length)
+
+
+def ids_field(name: str, *, required: bool = True) -> Field:
+    return Field(name, "list", required=required, max_items=MAX_LIST, max_length=MAX_ID)
+
+
+def gems_field(name: str, prefix: str, high: int) -> Field:
+    return Field(
+        name, "gems", required=False, low=0, high=high, prefix=prefix, max_items=7
+    )
+
+
+# II-B: a blow's Amplified/Attenuated steps, as a shot and an attack post them.
+WOUND_MODIFIERS = (
+    int_field("amplified", 0, 5, required=False),
+    int_field("attenuated", 0, 5, required=False),
+)
+
+Legal = Callable[[Any, str], list[dict[str, Any]]]
+
+COMMAND_TABLE: dict[str, type[CommandKind]] = {}
+
+
+class CommandKind:
+    """One kind of command, declared once (see the module's docstring).
+
+    - ``type``: the kind's name, the command's ``"type"``;
+    - ``section``: the rule it follows (a section of the seeds);
+    - ``fields``: what a phone posts, each a ``Field`` (type, bounds, default);
+    - ``legal(state, side)``: the commands of this kind ``side`` may send now,
+      in the shape of ``rules.game.legal.legal_actions``;
+    - ``apply(batch, side, command)`` (``rolls``: ``apply(batch, side,
+      command, dice)``): the events, or ``IllegalAction`` with nothing changed;
+    - ``anytime``: listed while the side waits (conceding, keeping one's own
+      fighters up to date, the tools at the table);
+    - ``batched``: several may come in one tap, applied as one action (a
+      side's whole placement, VII-C-1).
+
+    A subclass that names its ``type`` is registered as it is declared, in
+    its ``registry`` (the rules' ``COMMAND_TABLE``, unless a family of
+    commands that ``decide`` never sees keeps a table of its own).
+    """
+
+    registry: ClassVar[dict[str, type[CommandKind]]] = COMMAND_TABLE
+
+    type: ClassVar[str] = ""
+    section: ClassVar[str] = ""
+    fields: ClassVar[tuple[Field, ...]] = ()
+    anytime: ClassVar[bool] = False
+    batched: ClassVar[bool] = False
+    rolls: ClassVar[bool] = False
+    legal: ClassVar[Legal]
+    apply: ClassVar[Callable[..., None]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.type:
+            cls.registry[cls.type] = cls
+
+    @classmethod
+    def field(cls, name: str) -> Field | None:
+        return next((f for f in cls.fields if f.name == name), None)
+
+    @classmethod
+    def handle(cls, batch: Any, side: str, command: Any, dice: Any) -> None:
+        """Apply the command, with the game's dice where the kind rolls."""
+        if cls.rolls:
+            cls.apply(batch, side, command, dice)
+        else:
+            cls.apply(batch, side, command)
+
+
+def when_left_out(kind: str, name: str) -> Any:
+    """What the rule reads for a field a command of ``kind`` leaves out."""
+    declared = COMMAND_TABLE.get(kind)
+    field = declared.field(name) if declared else None
+    return field.when_left_out if field else None
+
+
+__all__ = [
+    "COMMAND_TABLE",
+    "CommandKind",
+    "Field",
+    "MAX_DIFFICULTY",
+    "MAX_ID",
+    "MAX_KEY",
+    "MAX_LIST",
+    "MAX_TEXT",
+    "WOUND_MODIFIERS",
+    "bool_field",
+    "choice_field",
+    "gems_field",
+    "id_field",
+    "ids_field",
+    "int_field",
+    "text_field",
+    "when_left_out",
+]
