@@ -75,6 +75,29 @@ class ForgottenPasswordForm(CheckedFields, SetPasswordForm):
     """On a device where the member is signed in: a new password, twice."""
 
 
+class NewCodesForm(CheckedForm):
+    """New recovery codes undo the saved ones: the current password first,
+    so that a stolen session cannot make its own."""
+
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, user, *args, **kwargs):
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(
+                _("Your password was entered incorrectly."), code="password_incorrect"
+            )
+        return password
+
+
 class RecoverForm(CheckedForm):
     """The username, one recovery code and a new password twice."""
 
