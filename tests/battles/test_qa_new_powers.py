@@ -408,3 +408,97 @@ def test_the_account_page_refuses_garbage_without_a_500(anne, form):
     anne.refresh_from_db()
     assert anne.check_password(PASSWORD)
     assert "\x00" not in (anne.first_name + anne.email)
+
+
+# --- hostile input, signed in, on the wave's new routes ------------------------
+
+NEW_ROUTES = (
+    "accounts/",
+    "accounts/recover/",
+    "accounts/recovery-codes/",
+    "armies/mystic/",
+    "armies/mystic/import/",
+    "armies/mystic/<str:kind>/new/",
+    "armies/mystic/<str:kind>/<int:pk>/",
+    "armies/mystic/<str:kind>/<int:pk>/delete/",
+    "armies/<int:army_id>/cards/<int:army_card_id>/known/",
+)
+
+
+def test_the_new_routes_signed_in_answer_hostile_input_with_no_5xx_or_change(
+    day, monkeypatch
+):
+    """The fuzz of test_fuzz_endpoints, but signed in as the organiser who
+    owns a spell and runs a day: the ids in the URLs are real ones."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    from battles.models import Army
+    from battles.services import armies as army_services
+    from tests.battles import test_fuzz_endpoints as fuzz
+    from tests.battles.test_fuzz_endpoints import (
+        HOSTILE_VALUE,
+        endpoints,
+        field_names,
+        fingerprint,
+        refused,
+        url_for,
+    )
+
+    # The signed-in phone's device row is noted on every page (bookkeeping).
+    monkeypatch.setattr(
+        fuzz, "BOOKKEEPING", fuzz.BOOKKEEPING | {"battles.signedindevice"}
+    )
+    cast, tournament = day
+    alice = cast["alice"]
+    spell = Spell.objects.create(name="Mien", cost={"fire": 1}, owner=alice)
+    pairing = tournament.rounds.get().pairings.exclude(player_b=None).first()
+    from django.core.management import call_command
+
+    call_command("load_demo", verbosity=0)
+    demo = Army.objects.filter(is_demo=True).first()
+    owner = army_services.Owner(user_id=alice.pk)
+    army = army_services.create_army(owner, name="Fuzz", people=demo.people)
+    army_card = army_services.add_card(army, demo.cards.first().card)
+    values = {
+        "tournament_id": str(tournament.pk),
+        "pairing_id": str(pairing.pk),
+        "kind": "spell",
+        "pk": str(spell.pk),
+        "army_id": str(army.pk),
+        "army_card_id": str(army_card.pk),
+    }
+    routes = [
+        route
+        for route, _pattern in endpoints()
+        if route in NEW_ROUTES or route.startswith("league/tournaments/<dbid")
+    ]
+    assert len(routes) >= 20
+    names = field_names() + ["player", "points", "reason", "forfeiter", "outcome"]
+    phone = Client(HTTP_ACCEPT_LANGUAGE="fr", raise_request_exception=False)
+    phone.force_login(alice)
+
+    @settings(
+        max_examples=4,
+        deadline=None,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+    )
+    @given(
+        data=st.dictionaries(st.sampled_from(names), HOSTILE_VALUE, max_size=6),
+        htmx=st.booleans(),
+    )
+    def hostile_post(url: str, data, htmx: bool) -> None:
+        headers = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+        before = fingerprint()
+        response = phone.post(url, data, **headers)
+        assert response.status_code < 500, (url, data, response.status_code)
+        if refused(response):
+            assert fingerprint() == before, (url, data, response.status_code)
+
+    for route in routes:
+        if route.endswith(("stream", "finish", "repair", "clock")):
+            continue  # no input to fuzz (and the stream never ends)
+        hostile_post(url_for(route, values))
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD)
