@@ -53,31 +53,8 @@ class NamesForm(CheckedForm):
     last_name = forms.CharField(label=_("Last name"), max_length=150, required=False)
 
 
-class EmailForm(CheckedForm):
-    """An address for a password reset by e-mail (where the server sends mail)."""
-
-    email = forms.EmailField(
-        label=_("E-mail address"),
-        required=False,
-        help_text=_("Only used to send you a password reset link."),
-    )
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["email"].widget.attrs.update({"autocomplete": "email"})
-
-
-class ChangePasswordForm(CheckedFields, PasswordChangeForm):
-    """Django's own: the current password, then the new one twice."""
-
-
-class ForgottenPasswordForm(CheckedFields, SetPasswordForm):
-    """On a device where the member is signed in: a new password, twice."""
-
-
-class NewCodesForm(CheckedForm):
-    """New recovery codes undo the saved ones: the current password first,
-    so that a stolen session cannot make its own."""
+class CurrentPasswordForm(CheckedForm):
+    """A change a stolen session must not make: the current password first."""
 
     password = forms.CharField(
         label=_("Your password"),
@@ -96,6 +73,35 @@ class NewCodesForm(CheckedForm):
                 _("Your password was entered incorrectly."), code="password_incorrect"
             )
         return password
+
+
+class EmailForm(CurrentPasswordForm):
+    """An address for a password reset by e-mail (where the server sends mail):
+    the address that resets the password, so changed with the password."""
+
+    email = forms.EmailField(
+        label=_("E-mail address"),
+        required=False,
+        help_text=_("Only used to send you a password reset link."),
+    )
+    field_order = ("email", "password")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["email"].widget.attrs.update({"autocomplete": "email"})
+
+
+class ChangePasswordForm(CheckedFields, PasswordChangeForm):
+    """Django's own: the current password, then the new one twice."""
+
+
+class ForgottenPasswordForm(CheckedFields, SetPasswordForm):
+    """On a device where the member is signed in: a new password, twice."""
+
+
+class NewCodesForm(CurrentPasswordForm):
+    """New recovery codes undo the saved ones: the current password first,
+    so that a stolen session cannot make its own."""
 
 
 class RecoverForm(CheckedForm):

@@ -71,6 +71,7 @@ ACCOUNT_FORMS = ("names", "email", "password", "forgotten", "others", "codes")
     "forgotten-new_password1",
     "forgotten-new_password2",
     "codes-password",
+    "email-password",
 )
 @login_required
 @require_http_methods(["GET", "POST"])
@@ -91,6 +92,7 @@ def account_page(request: HttpRequest) -> HttpResponse:
             prefix="names",
         ),
         "email": EmailForm(
+            user,
             data if which == "email" else None,
             initial={"email": user.email},
             prefix="email",

@@ -282,7 +282,12 @@ def test_names_and_e_mail_are_saved_and_a_taken_display_name_refused(anne):
     )
     assert "Another player already uses this display name" in taken.content.decode()
     client.post(
-        reverse("account"), {"form": "email", "email-email": "anne@example.org"}
+        reverse("account"),
+        {
+            "form": "email",
+            "email-email": "anne@example.org",
+            "email-password": PASSWORD,
+        },
     )
     anne.refresh_from_db()
     assert anne.email == "anne@example.org"

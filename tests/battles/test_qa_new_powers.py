@@ -388,6 +388,22 @@ def test_a_stolen_session_cannot_replace_the_recovery_codes(anne):
     assert len(old) == 10
 
 
+def test_a_stolen_session_cannot_change_the_address_that_resets_the_password(anne):
+    thief = signed_in(anne)
+    for password in ("", "a guess"):
+        response = thief.post(
+            reverse("account"),
+            {
+                "form": "email",
+                "email-email": "thief@example.org",
+                "email-password": password,
+            },
+        )
+        assert response.status_code == 200
+    anne.refresh_from_db()
+    assert anne.email == ""
+
+
 @pytest.mark.parametrize(
     "form", ["names", "email", "password", "forgotten", "codes", "others", "\x00", ""]
 )
