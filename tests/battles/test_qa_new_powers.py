@@ -518,3 +518,51 @@ def test_the_new_routes_signed_in_answer_hostile_input_with_no_5xx_or_change(
         hostile_post(url_for(route, values))
     alice.refresh_from_db()
     assert alice.check_password(PASSWORD)
+
+
+# --- once-keys ----------------------------------------------------------------
+
+
+def guest(key: str) -> Client:
+    client = Client(raise_request_exception=False)
+    session = client.session
+    session["guest_key"] = key
+    session.save()
+    return client
+
+
+def test_a_stale_once_key_after_its_army_is_gone_gives_no_500(demo_armies):
+    from battles.models import Army
+
+    phone = guest("stale-key-guest")
+    people = demo_armies[0].people.pk
+    data = {"name": "Once", "people": people, "points_limit": "200", "tap_key": "K1"}
+    assert phone.post("/armies/new/", data).status_code == 302
+    army = Army.objects.get(name="Once")
+    phone.post(f"/armies/{army.pk}/delete/")
+    Army.objects.filter(pk=army.pk).delete()  # gone for good, restore window or not
+    again = phone.post("/armies/new/", data)
+    assert again.status_code == 200
+    assert "This form was already used: reload the page." in again.content.decode()
+    assert not Army.objects.filter(name="Once").exists()
+
+
+def test_a_once_key_of_another_form_or_person_makes_nothing_of_theirs(demo_armies):
+    from battles.models import Army, Game
+
+    people = demo_armies[0].people.pk
+    data = {"name": "Mine", "people": people, "points_limit": "200", "tap_key": "K2"}
+    assert guest("first").post("/armies/new/", data).status_code == 302
+    # The same key by someone else: their own army, never the first one's.
+    other = guest("second")
+    assert other.post("/armies/new/", {**data, "name": "Theirs"}).status_code == 302
+    assert Army.objects.filter(name__in=["Mine", "Theirs"]).count() == 2
+    # The same key on another kind of form: refused, nothing made.
+    games = Game.objects.count()
+    for key in ("K2", "x" * 5000, "\x00", "a\x00b"):
+        response = guest("first").post(
+            "/games/new/",
+            {"army_a": demo_armies[0].pk, "army_b": demo_armies[1].pk, "tap_key": key},
+        )
+        assert response.status_code < 500, key
+    assert Game.objects.count() <= games + 3
