@@ -566,3 +566,34 @@ def test_a_once_key_of_another_form_or_person_makes_nothing_of_theirs(demo_armie
         )
         assert response.status_code < 500, key
     assert Game.objects.count() <= games + 3
+
+
+def test_while_a_counter_is_asked_only_the_adversary_answers_with_his_magician(
+    demo_armies, owner_client, opponent_client
+):
+    game = magic_game()
+    act(
+        owner_client, game, type="cast", side="a", fighter=GRIFFON_MAGE,
+        spell="Boule de feu", target="b1.1",
+    )  # fmt: skip
+    game.refresh_from_db()
+    assert game.state["pending"]["kind"] == "counter"
+    version = game.version
+    theirs = gems(game, WOLFEN_MAGICIAN)
+    # The caster's phone answers for the other side, or with its own magician.
+    for side, fighter in (("a", WOLFEN_MAGICIAN), ("b", WOLFEN_MAGICIAN)):
+        act(owner_client, game, type="counter", side=side, fighter=fighter, pay="1")
+    act(opponent_client, game, type="counter", side="b", fighter=GRIFFON_MAGE, pay="1")
+    game.refresh_from_db()
+    assert game.version == version and gems(game, WOLFEN_MAGICIAN) == theirs
+    act(
+        opponent_client,
+        game,
+        type="counter",
+        side="b",
+        fighter=WOLFEN_MAGICIAN,
+        pay="1",
+    )
+    game.refresh_from_db()
+    assert game.state["pending"] is None
+    assert sum(gems(game, WOLFEN_MAGICIAN).values()) == 1
