@@ -53,14 +53,38 @@ class NamesForm(CheckedForm):
     last_name = forms.CharField(label=_("Last name"), max_length=150, required=False)
 
 
-class EmailForm(CheckedForm):
-    """An address for a password reset by e-mail (where the server sends mail)."""
+class CurrentPasswordForm(CheckedForm):
+    """A change a stolen session must not make: the current password first."""
+
+    password = forms.CharField(
+        label=_("Your password"),
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
+    )
+
+    def __init__(self, user, *args, **kwargs):
+        self.user = user
+        super().__init__(*args, **kwargs)
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        if not self.user.check_password(password):
+            raise forms.ValidationError(
+                _("Your password was entered incorrectly."), code="password_incorrect"
+            )
+        return password
+
+
+class EmailForm(CurrentPasswordForm):
+    """An address for a password reset by e-mail (where the server sends mail):
+    the address that resets the password, so changed with the password."""
 
     email = forms.EmailField(
         label=_("E-mail address"),
         required=False,
         help_text=_("Only used to send you a password reset link."),
     )
+    field_order = ("email", "password")
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -73,6 +97,11 @@ class ChangePasswordForm(CheckedFields, PasswordChangeForm):
 
 class ForgottenPasswordForm(CheckedFields, SetPasswordForm):
     """On a device where the member is signed in: a new password, twice."""
+
+
+class NewCodesForm(CurrentPasswordForm):
+    """New recovery codes undo the saved ones: the current password first,
+    so that a stolen session cannot make its own."""
 
 
 class RecoverForm(CheckedForm):

@@ -76,6 +76,21 @@ def codes_left(user) -> int:
     return RecoveryCode.objects.filter(user=user, used__isnull=True).count()
 
 
+def check_forgotten_allowed(user) -> None:
+    """A signed-in device sets a password without the old one only while the
+    member holds no unused recovery code: else a stolen session (a phone
+    left at the club) would take the account and lock her out. She uses a
+    code instead, which signs every other device out."""
+    if codes_left(user):
+        raise AccountError(
+            _(
+                "You still have recovery codes: use one on the recovery page to "
+                "set a new password."
+            ),
+            field="new_password2",
+        )
+
+
 def recover_with_code(username: str, code: str, new_password: str):
     """Set ``new_password`` for ``username`` with one of their unused codes.
 
@@ -212,6 +227,7 @@ def sign_out_devices(user, *, keep: str | None = None) -> int:
 
 __all__ = [
     "AccountError",
+    "check_forgotten_allowed",
     "codes_left",
     "devices_of",
     "display_name",

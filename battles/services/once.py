@@ -15,6 +15,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
+from django.core.exceptions import ObjectDoesNotExist
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -83,7 +84,12 @@ def once(
                         _("This form was already used: reload the page.")
                     ) from None
                 if made_id is not None:
-                    return fetch(made_id)
+                    try:
+                        return fetch(made_id)
+                    except ObjectDoesNotExist:  # made, then deleted since
+                        raise error(
+                            _("This form was already used: reload the page.")
+                        ) from None
                 made = service(*args, **kwargs)
                 FormSubmission.objects.filter(key=key).update(object_id=pk_of(made))
                 return made

@@ -28,6 +28,7 @@ from battles.forms.accounts import (
     EmailForm,
     ForgottenPasswordForm,
     NamesForm,
+    NewCodesForm,
     RecoverForm,
 )
 from battles.services import account_security as accounts
@@ -63,7 +64,15 @@ def _password_set(request: HttpRequest, user) -> None:
 ACCOUNT_FORMS = ("names", "email", "password", "forgotten", "others", "codes")
 
 
-@sensitive_post_parameters("old_password", "new_password1", "new_password2")
+@sensitive_post_parameters(
+    "password-old_password",
+    "password-new_password1",
+    "password-new_password2",
+    "forgotten-new_password1",
+    "forgotten-new_password2",
+    "codes-password",
+    "email-password",
+)
 @login_required
 @require_http_methods(["GET", "POST"])
 @never_cache
@@ -83,6 +92,7 @@ def account_page(request: HttpRequest) -> HttpResponse:
             prefix="names",
         ),
         "email": EmailForm(
+            user,
             data if which == "email" else None,
             initial={"email": user.email},
             prefix="email",
@@ -93,6 +103,7 @@ def account_page(request: HttpRequest) -> HttpResponse:
         "forgotten": ForgottenPasswordForm(
             user, data if which == "forgotten" else None, prefix="forgotten"
         ),
+        "codes": NewCodesForm(user, data if which == "codes" else None, prefix="codes"),
     }
     if which in ("names", "email", "password", "forgotten"):
         form = forms[which]
@@ -111,7 +122,7 @@ def account_page(request: HttpRequest) -> HttpResponse:
             _("Signed out of your other devices (%(count)d).") % {"count": count},
         )
         return redirect("account")
-    elif which == "codes":
+    elif which == "codes" and forms["codes"].is_valid():
         give_recovery_codes(request, user)
         return redirect("recovery_codes")
     context = {
@@ -138,6 +149,8 @@ def _save(request: HttpRequest, which: str, form) -> str:
     if which == "email":
         accounts.set_email(user, data["email"])
         return _("Your e-mail address is saved.")
+    if which == "forgotten":
+        accounts.check_forgotten_allowed(user)
     form.save()
     _password_set(request, user)
     return _("Your new password is set; your other devices are signed out.")

@@ -131,7 +131,9 @@ def test_new_codes_replace_the_old_ones(anne):
     client = Client()
     client.force_login(anne)
     old = accounts.new_recovery_codes(anne)
-    response = client.post(reverse("account"), {"form": "codes"})
+    response = client.post(
+        reverse("account"), {"form": "codes", "codes-password": PASSWORD}
+    )
     assert response.url == reverse("recovery_codes")
     new = codes_on_page(client.get(response.url).content.decode())
     assert len(new) == 10 and not set(new) & set(old)
@@ -280,7 +282,12 @@ def test_names_and_e_mail_are_saved_and_a_taken_display_name_refused(anne):
     )
     assert "Another player already uses this display name" in taken.content.decode()
     client.post(
-        reverse("account"), {"form": "email", "email-email": "anne@example.org"}
+        reverse("account"),
+        {
+            "form": "email",
+            "email-email": "anne@example.org",
+            "email-password": PASSWORD,
+        },
     )
     anne.refresh_from_db()
     assert anne.email == "anne@example.org"

@@ -489,6 +489,11 @@ def add_adjustment(
     with transaction.atomic():
         locked = _lock(tournament, admin)
         entrant = _entrant(locked, entrant_id)
+        if entrant.user_id == admin.pk:
+            raise LeagueError(
+                _("You play in this tournament: another admin adjusts your points."),
+                field="player",
+            )
         current = _current_round(locked)
         row = TournamentAdjustment.objects.create(
             tournament=locked,
