@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from django.http import HttpRequest
 
 from battles.models.identity import Owner
+from battles.ratelimit import client_ip
 
 GUEST_SESSION_KEY = "guest_key"
 
@@ -28,7 +29,7 @@ def requester(request: HttpRequest, *, create: bool = False) -> Owner:
     if not key and create:
         key = secrets.token_urlsafe(24)
         request.session[GUEST_SESSION_KEY] = key
-    return Owner(guest_key=key)
+    return Owner(guest_key=key, address=client_ip(request))
 
 
 SPECTATOR = "spectator"

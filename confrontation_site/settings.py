@@ -321,5 +321,11 @@ CREATION_LIMITS = {
     "club": (env_int("LIMIT_CLUBS_PER_DAY", 5), 24 * 3600),
     "invitation": (env_int("LIMIT_INVITATIONS_PER_HOUR", 60), 3600),
 }
+# ...and, for guests, per client address (battles.ratelimit.client_ip): a script
+# that drops its cookie gets a fresh guest allowance, not a fresh address. A club
+# behind one venue address shares it, hence generous (0: no limit).
+GUEST_ADDRESS_LIMITS = {
+    "game": (env_int("LIMIT_GUEST_GAMES_PER_ADDRESS_HOUR", 200), 3600),
+}
 # /healthz answers 503 when the SQLite database's disk has less free space.
 HEALTHZ_MIN_FREE_BYTES = env_int("HEALTHZ_MIN_FREE_BYTES", 1024 * 1024)

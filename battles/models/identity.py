@@ -8,7 +8,7 @@ services; ``battles.identity.requester`` builds it from a request.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db.models import Q
 
@@ -25,6 +25,9 @@ class Owner:
 
     user_id: int | None = None
     guest_key: str = ""
+    # A guest's client address (``battles.ratelimit.client_ip``), for the
+    # per-address limits on creation only; not part of who owns what.
+    address: str = field(default="", compare=False, repr=False)
 
     @property
     def is_anyone(self) -> bool:

@@ -112,6 +112,7 @@ def build_board(
         "error_at_shot": _error_at_shot(panel, refused, posted or {}),
         "can_undo": read.can_undo,
         "summary": read.summary,
+        "agreed_result": read.agreed_result,
         "to_confirm": read.to_confirm,
         "can_share": "a" in viewer.roles and game.mode != "one_phone",
         **_tools_part(state, side, offers, handover, open_tool, refused, added),

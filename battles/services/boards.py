@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from battles.identity import Viewer
+from battles.models import GameOutcome
 from battles.models.games import Game, GameEvent
 from battles.services import games as services
 from battles.services.agreement import pending_confirmation
@@ -33,6 +34,8 @@ class BoardRead:
     undo_request: dict[str, Any] | None = None
     dice_mode_request: dict[str, Any] | None = None
     time_call_request: dict[str, Any] | None = None
+    # The result both phones agreed ("a", "b", "draw"), None before (issue 31).
+    agreed_result: str | None = None
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,17 @@ def board_read(
         undo_request=services.pending_undo_request(game, latest=events),
         dice_mode_request=services.pending_dice_mode_request(game, latest=events),
         time_call_request=services.pending_time_call_request(game, latest=events),
+        agreed_result=agreed_result(game) if game.finished else None,
+    )
+
+
+def agreed_result(game: Game) -> str | None:
+    """The finished game's result both phones agreed (``GameOutcome``
+    settled), as "Your games" reads it; None while none is agreed."""
+    return (
+        GameOutcome.objects.filter(game=game, agreed_a=True, agreed_b=True)
+        .values_list("outcome", flat=True)
+        .first()
     )
 
 
@@ -113,4 +127,11 @@ def log_read(game: Game) -> LogRead:
     )
 
 
-__all__ = ["BoardRead", "LogRead", "board_read", "log_read", "side_names"]
+__all__ = [
+    "BoardRead",
+    "LogRead",
+    "agreed_result",
+    "board_read",
+    "log_read",
+    "side_names",
+]

@@ -234,7 +234,7 @@ def create_game(
     except ValueError as error:
         raise GameError(str(error)) from None
     with transaction.atomic():
-        spend("game", who(owner), error=GameError)
+        spend("game", who(owner), error=GameError, owner=owner)
         game = Game.objects.create(
             # A title players recognise in their list of games.
             title=title

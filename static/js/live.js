@@ -266,6 +266,15 @@
     htmx.ajax("GET", url, { source: part, target: "#game-outcome-status", swap: "outerHTML" });
   }
 
+  // Once both phones agree the result, the summary's headline says it at once
+  // (issue 31): the result box carries the line in a <template>. A swap into a
+  // part the page already replaced settles nothing here, so no race matters.
+  document.addEventListener("htmx:afterSettle", function () {
+    var agreed = document.querySelector("#game-outcome-status template.result-line");
+    var line = document.getElementById("game-result-line");
+    if (agreed && line) line.replaceWith(agreed.content.cloneNode(true));
+  });
+
   // --- the stream, and polling when it cannot be had --------------------------------
   var source = null;
   var errors = 0;

@@ -143,3 +143,7 @@ def roomy_creation_limits(settings):
         kind: (10_000, seconds)
         for kind, (_n, seconds) in settings.CREATION_LIMITS.items()
     }
+    settings.GUEST_ADDRESS_LIMITS = {
+        kind: (10_000, seconds)
+        for kind, (_n, seconds) in settings.GUEST_ADDRESS_LIMITS.items()
+    }

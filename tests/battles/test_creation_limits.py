@@ -99,3 +99,63 @@ def test_an_account_s_clubs_and_invitations_are_limited(settings):
     refused = alice.post(invite, follow=True)
     assert b"make 1 invitations per hour" in refused.content
     assert Invitation.objects.count() == 1
+
+
+def _guest_at(key: str, address: str, **headers) -> Client:
+    return phone_of(
+        key, Client(HTTP_ACCEPT_LANGUAGE="en", REMOTE_ADDR=address, **headers)
+    )
+
+
+def test_a_script_dropping_its_cookie_is_stopped_by_its_address(
+    settings, demo_armies, django_user_model
+):
+    """Each new cookie is a new guest with a fresh allowance; the address is
+    not: past LIMIT_GUEST_GAMES_PER_ADDRESS_HOUR its guests are refused in
+    words and nothing is written. Another address, and an account at the
+    same address, are not held back."""
+    from confrontation_site import settings as defaults
+
+    assert defaults.GUEST_ADDRESS_LIMITS["game"] == (200, 3600)
+    settings.CREATION_LIMITS = {**settings.CREATION_LIMITS, "game": (2, 3600)}
+    settings.GUEST_ADDRESS_LIMITS = {"game": (3, 3600)}
+    form = new_game_form(*demo_armies)
+    answers = [
+        _guest_at(f"cookie-{n}", "203.0.113.7").post("/games/new/", form).status_code
+        for n in range(3)
+    ]
+    assert answers == [302, 302, 302]
+    before = Game.objects.count()
+    refused = _guest_at("cookie-3", "203.0.113.7").post("/games/new/", form)
+    assert refused.status_code == 200
+    assert (
+        b"This server lets guests at one address make 3 games per hour: sign in"
+        in refused.content
+    )
+    assert Game.objects.count() == before
+    assert (
+        _guest_at("cookie-4", "198.51.100.2").post("/games/new/", form).status_code
+        == 302
+    )
+    member = django_user_model.objects.create_user("club-member", password="x")
+    account = Client(HTTP_ACCEPT_LANGUAGE="en", REMOTE_ADDR="203.0.113.7")
+    account.force_login(member)
+    assert account.post("/games/new/", form).status_code == 302
+
+
+def test_behind_the_proxy_the_address_is_the_one_the_proxy_names(settings, demo_armies):
+    """BEHIND_TLS_PROXY: two players behind the same proxy are two addresses
+    (the proxy's last X-Forwarded-For hop), and a forged first hop gives no
+    fresh allowance."""
+    settings.BEHIND_TLS_PROXY = True
+    settings.PROXY_ADDRESSES = ["10.0.0.1"]
+    settings.GUEST_ADDRESS_LIMITS = {"game": (1, 3600)}
+    form = new_game_form(*demo_armies)
+
+    def post(key: str, forwarded: str) -> int:
+        phone = _guest_at(key, "10.0.0.1", HTTP_X_FORWARDED_FOR=forwarded)
+        return phone.post("/games/new/", form).status_code
+
+    assert post("k1", "203.0.113.7") == 302
+    assert post("k2", "1.2.3.4, 203.0.113.7") == 200  # forged hop, same client
+    assert post("k3", "198.51.100.2") == 302

@@ -109,6 +109,16 @@ def _height(locator) -> float:
     return locator.evaluate("e => e.getBoundingClientRect().height")
 
 
+def _gaps(buttons) -> list[float]:
+    """The vertical space between each button and the next (issue 31: a
+    stack of choices that touch takes two thumbs' worth of taps)."""
+    boxes = [buttons.nth(i).bounding_box() for i in range(buttons.count())]
+    return [
+        below["y"] - (above["y"] + above["height"])
+        for above, below in zip(boxes, boxes[1:], strict=False)
+    ]
+
+
 def _act(page, side, seen, taps) -> bool:
     """Do what this phone's panel asks; False when it waits."""
     kind = _kind(page)
@@ -133,6 +143,9 @@ def _act(page, side, seen, taps) -> bool:
             seen.add("strike")
             # The Coup de maître is a choice of its own, a finger's size.
             assert _height(strike.first) >= 44
+            # Apart from the plain attack above it, as the undo's yes and no.
+            pair = panel.locator("form.attack-choice").first.locator("button")
+            assert min(_gaps(pair)) >= 10, _gaps(pair)
             assert "Coup de maître" in strike.first.inner_text()
             shot(page, FOLDER, f"attack-master-strike-{side}")
             assert serious_accessibility_violations(page) == []
@@ -144,6 +157,12 @@ def _act(page, side, seen, taps) -> bool:
             return True
         return False
     if kind == "parry":
+        plain = panel.locator("form.choices button[name=dice]")
+        if plain.count() >= 2 and "parry-gap" not in seen:
+            seen.add("parry-gap")
+            # "Take the blow" and "Parry with N dice" no longer touch.
+            assert min(_gaps(plain)) >= 10, _gaps(plain)
+            shot(page, FOLDER, f"parry-choices-{side}")
         counter = panel.locator(".counter-choices button[name=dice]")
         if counter.count() and "counter" not in seen:
             seen.add("counter")
@@ -198,7 +217,7 @@ def test_one_against_two_with_a_coup_de_maitre_and_a_counter_attack_in_taps(
             pages["a"].wait_for_timeout(150)  # the other phone's news
     game.refresh_from_db()
     assert game.state["combat"] is None or game.state["combat"]["current"] is None
-    assert {"strike", "counter", "wound"} <= seen
+    assert {"strike", "counter", "wound", "parry-gap"} <= seen
     from battles.models import GameEvent
 
     payloads = [e.payload for e in GameEvent.objects.filter(game=game)]
