@@ -59,10 +59,7 @@ FEAR_CONVENTION = "IX"  # the fear chapter, not among the seeds: table conventio
 
 
 def _label(command: Command) -> str:
-    label = command.get("label") or ""
-    if not isinstance(label, str):
-        raise IllegalAction(_("Say what the test is for in a few words."))
-    label = " ".join(label.split())
+    label = " ".join((command.get("label") or "").split())
     if len(label) > MAX_LABEL:
         raise IllegalAction(
             _("Say what the test is for in {count} characters or fewer."),
