@@ -171,9 +171,23 @@ def id_field(name: str, *, required: bool = True) -> Field:
 
 
 def int_field(
-    name: str, low: int, high: int, *, required: bool = True, default: Any = None
+    name: str,
+    low: int,
+    high: int,
+    *,
+    required: bool = True,
+    default: Any = None,
+    message: str = "",
 ) -> Field:
-    return Field(name, "int", required=required, low=low, high=high, default=default)
+    return Field(
+        name,
+        "int",
+        required=required,
+        low=low,
+        high=high,
+        default=default,
+        message=message,
+    )
 
 
 def bool_field(name: str, *, default: bool = False) -> Field:
@@ -186,8 +200,16 @@ def choice_field(
     *,
     required: bool = True,
     assumed: Any = None,
+    message: str = "",
 ) -> Field:
-    return Field(name, "choice", required=required, choices=choices, assumed=assumed)
+    return Field(
+        name,
+        "choice",
+        required=required,
+        choices=choices,
+        assumed=assumed,
+        message=message,
+    )
 
 
 def text_field(name: str, max_length: int = MAX_TEXT, *, required: bool = False):
