@@ -1,4 +1,5 @@
-"""The set-up form of a new game."""
+"""The set-up form of a new game, and the forms of the tools at the table (built
+from their commands' declarations)."""
 
 from __future__ import annotations
 
