@@ -1,4 +1,5 @@
-"""The set-up form of a new game."""
+"""The set-up form of a new game, and the forms of the tools at the table (built
+from their commands' declarations)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from typing import Any
 
 from django import forms
 from django.db.models import Q
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from battles.models.armies import Army
@@ -14,10 +17,8 @@ from battles.models.identity import Owner
 from battles.presenters.rulings import RULING_PREFIX, ruling_field_texts
 from battles.validation import CheckedForm
 from rules import melee
-from rules.game.state import CHARACTERISTICS, MAX_TURNS
-from rules.game.table_rolls import MAX_DIFFICULTY, MAX_LABEL, MAX_MODIFIER, USES
-from rules.game.upkeep_phase import DURATIONS, EFFECT_KINDS, MAX_EFFECT_TURNS, MAX_NAME
-from rules.several_dice import MAX_TEST_DICE
+from rules.game import COMMAND_TABLE
+from rules.game.state import MAX_TURNS
 
 
 def playable_armies(owner: Owner):
@@ -123,54 +124,65 @@ class NewGameForm(CheckedForm):
 
 
 # --- Tests rolled at the table (II-A), the scatter (II-C-5), lasting effects ---
-# Thin forms: they check each field's type and range, with a message next to
-# the field; the rules then check the fighter, its characteristic and its side.
+# Thin forms: each field is built from its command's declaration
+# (rules.game.commands.Field: type, bounds, choices, required, the message for
+# a value out of bounds), with a message next to the field; the rules then
+# check the fighter, its characteristic and its side.
 
-_CODES = [(code, code) for code in CHARACTERISTICS]
+
+def _within(template: str, low: Any, high: Any):
+    """The declaration's message for a number out of bounds, translated when
+    it is shown, its bounds filled in."""
+    return lazy(lambda: gettext(template).format(low=low, high=high), str)()
 
 
-def _optional_number(label, low: int, high: int, message) -> forms.IntegerField:
-    """A number the player may leave empty; ``message`` says its range, whatever
-    is wrong with it."""
-    return forms.IntegerField(
-        label=label,
-        min_value=low,
-        max_value=high,
-        required=False,
-        error_messages={"min_value": message, "max_value": message, "invalid": message},
+def _declared(kind: str, name: str, label) -> forms.Field:
+    """The form field of the declared field ``name`` of the command ``kind``."""
+    spec = COMMAND_TABLE[kind].field(name)
+    if spec is None:
+        raise LookupError(f"{kind} declares no field {name!r}")
+    if spec.type == "int":
+        message = _within(spec.message, spec.low, spec.high)
+        return forms.IntegerField(
+            label=label,
+            min_value=spec.low,
+            max_value=spec.high,
+            required=spec.required,
+            error_messages={
+                "min_value": message,
+                "max_value": message,
+                "invalid": message,
+            },
+        )
+    if spec.type == "choice":
+        choices = [(c, c) for c in spec.choices]
+        if not spec.required:
+            choices = [("", "—"), *choices]
+        return forms.ChoiceField(label=label, choices=choices, required=spec.required)
+    if spec.type == "bool":
+        return forms.BooleanField(label=label, required=False)
+    return forms.CharField(
+        label=label, max_length=spec.max_length, required=spec.required
     )
 
 
 class CharacteristicTestForm(CheckedForm):
     """A test of any characteristic (II-A): difficulty or opposed fighter."""
 
-    fighter = forms.CharField(label=_("Fighter"), max_length=24)
-    characteristic = forms.ChoiceField(label=_("Characteristic"), choices=_CODES)
-    difficulty = _optional_number(
-        _("Difficulty"), 1, MAX_DIFFICULTY, _("A difficulty counts 1 to 30 (II-A-3).")
+    fighter = _declared("characteristic_test", "fighter", _("Fighter"))
+    characteristic = _declared(
+        "characteristic_test", "characteristic", _("Characteristic")
     )
-    opponent = forms.CharField(
-        label=_("Opposing fighter"), max_length=24, required=False
+    difficulty = _declared("characteristic_test", "difficulty", _("Difficulty"))
+    opponent = _declared("characteristic_test", "opponent", _("Opposing fighter"))
+    opponent_characteristic = _declared(
+        "characteristic_test", "opponent_characteristic", _("Their characteristic")
     )
-    opponent_characteristic = forms.ChoiceField(
-        label=_("Their characteristic"), choices=[("", "—"), *_CODES], required=False
-    )
-    dice = _optional_number(
-        _("Dice"), 1, MAX_TEST_DICE, _("A test rolls 1 to 5 dice (II-A-2).")
-    )
-    modifier = _optional_number(
-        _("Circumstance modifier"),
-        -MAX_MODIFIER,
-        MAX_MODIFIER,
-        _("A circumstance modifier counts -10 to +10 (II-A-4)."),
-    )
-    use = forms.ChoiceField(label=_("What for"), choices=[(u, u) for u in USES])
-    label = forms.CharField(
-        label=_("In a few words"), max_length=MAX_LABEL, required=False
-    )
-    cost = _optional_number(
-        _("Mana or faith it costs"), 0, 99, _("A cost counts 0 to 99.")
-    )
+    dice = _declared("characteristic_test", "dice", _("Dice"))
+    modifier = _declared("characteristic_test", "modifier", _("Circumstance modifier"))
+    use = _declared("characteristic_test", "use", _("What for"))
+    label = _declared("characteristic_test", "label", _("In a few words"))
+    cost = _declared("characteristic_test", "cost", _("Mana or faith it costs"))
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -208,9 +220,7 @@ class CharacteristicTestForm(CheckedForm):
 class ScatterForm(CheckedForm):
     """A scatter roll (II-C-5), with what scatters."""
 
-    label = forms.CharField(
-        label=_("What scatters"), max_length=MAX_LABEL, required=False
-    )
+    label = _declared("scatter", "label", _("What scatters"))
 
     def command(self) -> dict[str, Any]:
         return {"label": self.cleaned_data["label"]}
@@ -219,20 +229,14 @@ class ScatterForm(CheckedForm):
 class LastingEffectForm(CheckedForm):
     """A lasting effect on a fighter (II-C-3), its duration and upkeep."""
 
-    fighter = forms.CharField(label=_("On fighter"), max_length=24)
-    name = forms.CharField(label=_("Effect"), max_length=MAX_NAME)
-    kind = forms.ChoiceField(label=_("Kind"), choices=[(k, k) for k in EFFECT_KINDS])
-    active = forms.BooleanField(label=_("Active skill"), required=False)
-    duration = forms.ChoiceField(
-        label=_("Duration"), choices=[(d, d) for d in DURATIONS]
-    )
-    turns = _optional_number(
-        _("Turns"), 1, MAX_EFFECT_TURNS, _("An effect lasts 1 to 20 turns.")
-    )
-    cost = _optional_number(
-        _("Upkeep cost (Entretien/X)"), 0, 99, _("An upkeep cost counts 0 to 99.")
-    )
-    caster = forms.CharField(label=_("Paid by"), max_length=24, required=False)
+    fighter = _declared("record_effect", "fighter", _("On fighter"))
+    name = _declared("record_effect", "name", _("Effect"))
+    kind = _declared("record_effect", "kind", _("Kind"))
+    active = _declared("record_effect", "active", _("Active skill"))
+    duration = _declared("record_effect", "duration", _("Duration"))
+    turns = _declared("record_effect", "turns", _("Turns"))
+    cost = _declared("record_effect", "cost", _("Upkeep cost (Entretien/X)"))
+    caster = _declared("record_effect", "caster", _("Paid by"))
 
     def command(self) -> dict[str, Any]:
         data = self.cleaned_data

@@ -6,6 +6,7 @@ from django import template
 from django.utils.translation import gettext as _
 
 from battles.league.forms.league import TIEBREAKER_LABELS
+from battles.league.services.admin_changes import waiting_box
 
 register = template.Library()
 
@@ -109,8 +110,6 @@ def proposal_words(result) -> str:
 @register.inclusion_tag("battles/league/waiting.html", takes_context=True)
 def league_waiting_box(context) -> dict:
     """The home page's "results waiting for your confirmation" box (polled)."""
-    from battles.league.services.admin_changes import waiting_box
-
     return {**waiting_box(context["request"].user), "request": context["request"]}
 
 

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from django import template
 
+from battles.league.live.tournament import tournament_version
+from battles.league.services.tournament import my_table
+
 register = template.Library()
 
 
 @register.inclusion_tag("battles/league/tournament_home.html", takes_context=True)
 def tournament_table_box(context) -> dict:
-    from battles.league.live.tournament import tournament_version
-    from battles.league.services.tournament import my_table
-
     request = context["request"]
     found = my_table(request.user)
     if found is None:

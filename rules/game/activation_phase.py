@@ -340,7 +340,7 @@ def declare(batch: Batch, side: str, command: Command) -> None:
     }
     if action in ("charge", "engagement"):
         targets = command.get("targets") or []
-        if not isinstance(targets, list) or not targets:
+        if not targets:
             raise IllegalAction(_("Say which adversary it engages."))
         contacts = [list(p) for p in state["contacts"]]
         for target in targets:

@@ -25,9 +25,11 @@ reads a left-out field's default, the game service reads ``batched``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
+
+from rules.errors import IllegalAction, _
 
 FieldType = Literal[
     "id", "int", "bool", "float", "text", "choice", "list", "map", "gems"
@@ -60,7 +62,11 @@ class Field:
     A field left out (or empty) takes ``default`` when it is not ``required``
     (``None``: the field is left out of the command). ``assumed`` is what the
     rule reads when a command leaves the field out (the parser does not fill
-    it in: the command is logged as sent).
+    it in: the command is logged as sent). ``message``: what the player reads
+    when a value breaks the declaration (``check``), in place of the
+    field type's own sentence. ``structured``: besides what a phone posts,
+    the rules' callers may pass a value of this type (the combats of
+    ``form_combats`` as a list), whose structure its handler checks.
     """
 
     name: str
@@ -74,10 +80,90 @@ class Field:
     prefix: str = ""
     default: Any = None
     assumed: Any = None
+    message: str = ""
+    structured: type | None = None
 
     @property
     def when_left_out(self) -> Any:
         return self.default if self.default is not None else self.assumed
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _fits(field: Field, value: Any) -> bool:
+    """Whether ``value`` is what ``field`` declares (its type and bounds)."""
+    low = field.low if field.low is not None else float("-inf")
+    high = field.high if field.high is not None else float("inf")
+    if field.type == "int":
+        return _whole(value) and low <= value <= high
+    if field.type == "float":
+        return _number(value) and low <= value <= high
+    if field.type == "bool":
+        return isinstance(value, bool)
+    if field.type == "choice":
+        return value in field.choices
+    if field.type in ("id", "text"):
+        return isinstance(value, str) and (
+            field.max_length is None or len(value) <= field.max_length
+        )
+    if field.type == "list":
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+    if field.type == "map":
+        return isinstance(value, Mapping) and all(
+            isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+        )
+    # gems: {element: n}, each a whole number within the bounds
+    return isinstance(value, Mapping) and all(
+        isinstance(k, str) and _whole(n) and low <= n <= high for k, n in value.items()
+    )
+
+
+def _refusal(field: Field) -> IllegalAction:
+    if field.message:
+        return IllegalAction(field.message, low=field.low, high=field.high)
+    if field.type in ("int", "float", "gems"):
+        return IllegalAction(
+            _("{field}: enter a number from {low} to {high}."),
+            field=field.name,
+            low=field.low,
+            high=field.high,
+        )
+    if field.type == "choice":
+        return IllegalAction(_("Choose one of the options offered."))
+    return IllegalAction(_("{field}: that value does not fit."), field=field.name)
+
+
+def check(declared: type[CommandKind], command: Mapping[str, Any]) -> None:
+    """``command`` checked once against its kind's declared fields (types,
+    bounds, choices, required), before its ``apply``: a value that breaks
+    the declaration is refused here, so a handler trusts what it reads
+    (python-chess's ``push`` trusting ``is_legal``). A field left out (or
+    ``None``) reads as the declaration says (``when_left_out``)."""
+    for field in declared.fields:
+        value = command.get(field.name)
+        if value is None:
+            if (
+                field.required
+                and field.when_left_out is None
+                and field.type not in ("list", "map", "gems")
+            ):
+                raise IllegalAction(
+                    _("Something is missing: {field}."), field=field.name
+                )
+            continue
+        if field.structured is not None and isinstance(value, field.structured):
+            continue
+        if not _fits(field, value):
+            raise _refusal(field)
+        if field.type in ("list", "map", "gems") and field.max_items is not None:
+            if len(value) > field.max_items:
+                raise IllegalAction(_("Too many values."))
 
 
 def id_field(name: str, *, required: bool = True) -> Field:
@@ -85,9 +171,23 @@ def id_field(name: str, *, required: bool = True) -> Field:
 
 
 def int_field(
-    name: str, low: int, high: int, *, required: bool = True, default: Any = None
+    name: str,
+    low: int,
+    high: int,
+    *,
+    required: bool = True,
+    default: Any = None,
+    message: str = "",
 ) -> Field:
-    return Field(name, "int", required=required, low=low, high=high, default=default)
+    return Field(
+        name,
+        "int",
+        required=required,
+        low=low,
+        high=high,
+        default=default,
+        message=message,
+    )
 
 
 def bool_field(name: str, *, default: bool = False) -> Field:
@@ -100,8 +200,16 @@ def choice_field(
     *,
     required: bool = True,
     assumed: Any = None,
+    message: str = "",
 ) -> Field:
-    return Field(name, "choice", required=required, choices=choices, assumed=assumed)
+    return Field(
+        name,
+        "choice",
+        required=required,
+        choices=choices,
+        assumed=assumed,
+        message=message,
+    )
 
 
 def text_field(name: str, max_length: int = MAX_TEXT, *, required: bool = False):
@@ -119,9 +227,10 @@ def gems_field(name: str, prefix: str, high: int) -> Field:
 
 
 # II-B: a blow's Amplified/Attenuated steps, as a shot and an attack post them.
+_WOUND_STEPS = _("Amplified and attenuated effects count 0 to 5.")
 WOUND_MODIFIERS = (
-    int_field("amplified", 0, 5, required=False),
-    int_field("attenuated", 0, 5, required=False),
+    Field("amplified", "int", required=False, low=0, high=5, message=_WOUND_STEPS),
+    Field("attenuated", "int", required=False, low=0, high=5, message=_WOUND_STEPS),
 )
 
 Legal = Callable[[Any, str], list[dict[str, Any]]]
@@ -196,6 +305,7 @@ __all__ = [
     "MAX_TEXT",
     "WOUND_MODIFIERS",
     "bool_field",
+    "check",
     "choice_field",
     "gems_field",
     "id_field",

@@ -118,12 +118,6 @@ def dice_left(combat: Mapping[str, Any], fighter_id: str, kind: str) -> int:
 
 
 def wound_modifiers(command: Command) -> tuple[int, int]:
-    values = []
-    for key in ("amplified", "attenuated"):
-        raw = command.get(key, 0) or 0
-        if isinstance(raw, bool):
-            raw = int(raw)
-        if not isinstance(raw, int) or not 0 <= raw <= 5:
-            raise IllegalAction(_("Amplified and attenuated effects count 0 to 5."))
-        values.append(raw)
-    return values[0], values[1]
+    """A blow's steps as declared (``commands.WOUND_MODIFIERS``, checked
+    before the handler runs); a step left out counts 0."""
+    return command.get("amplified") or 0, command.get("attenuated") or 0

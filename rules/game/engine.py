@@ -16,13 +16,14 @@ Tests follow II-A, wounds II-B.
 from __future__ import annotations
 
 from collections.abc import Mapping
+
+# Each phase module declares its commands (rules.game.commands.CommandKind):
+# importing it registers them in COMMAND_TABLE.
+from dataclasses import replace
 from typing import Any
 
 from rules.dice import DiceSource
 from rules.errors import IllegalAction, _
-
-# Each phase module declares its commands (rules.game.commands.CommandKind):
-# importing it registers them in COMMAND_TABLE.
 from rules.game import (
     activation_phase,
     combat,
@@ -40,7 +41,9 @@ from rules.game.activation_phase import movement_cm
 from rules.game.commands import (
     COMMAND_TABLE,
     CommandKind,
+    Field,
     bool_field,
+    check,
     gems_field,
     id_field,
     int_field,
@@ -105,12 +108,6 @@ def _set_mystic(batch: Batch, side: str, command: Command) -> None:
                 _("{fighter}'s mana is counted in gems: give them by element (X)."),
                 fighter=fighter["label"],
             )
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, int)
-            or not 0 <= value <= 99
-        ):
-            raise IllegalAction(_("A mystic reserve counts 0 to 99."))
         changes[key] = value
     if not changes:
         raise IllegalAction(_("Nothing to change."))
@@ -128,8 +125,6 @@ def _gems_given(state: State, fighter_id: str, gems: Any) -> dict[str, int]:
             _("{fighter} is not a magician: no gems of mana."),
             fighter=fighter["label"],
         )
-    if not isinstance(gems, Mapping):
-        raise IllegalAction(_("Give the gems by element."))
     try:
         reserve = normal_reserve(gems)
     except ValueError:
@@ -193,6 +188,12 @@ class SetRouted(CommandKind):
     apply = staticmethod(_set_routed)
 
 
+_RESERVE = _("A mystic reserve counts 0 to 99.")
+_GEMS_GIVEN = _(
+    "Give 0 to 99 gems of each element (light, darkness, air, water, fire, earth)."
+)
+
+
 class SetMystic(CommandKind):
     """X, XI: keep a magician's mana (gems by element) or a faithful's
     temporary faith up to date."""
@@ -202,9 +203,9 @@ class SetMystic(CommandKind):
     anytime = True
     fields = (
         id_field("fighter"),
-        int_field("mana", 0, MAX_GEMS, required=False),
-        int_field("faith", 0, MAX_GEMS, required=False),
-        gems_field("gems", "gems:", MAX_GEMS),
+        Field("mana", "int", required=False, low=0, high=MAX_GEMS, message=_RESERVE),
+        Field("faith", "int", required=False, low=0, high=MAX_GEMS, message=_RESERVE),
+        replace(gems_field("gems", "gems:", MAX_GEMS), message=_GEMS_GIVEN),
     )
     legal = staticmethod(_legal_set_mystic)
     apply = staticmethod(_set_mystic)
@@ -304,6 +305,7 @@ def decide_and_fold(
     entry = COMMAND_TABLE.get(kind) if isinstance(kind, str) else None
     if entry is None:
         raise IllegalAction(_("Unknown action."))
+    check(entry, command)
     batch = Batch(state, side)
     counted = CountingDice(dice)
     entry.handle(batch, side, command, counted)

@@ -378,8 +378,6 @@ UNLISTED = {
 
 def _extra(command: Command) -> dict[str, int]:
     extra = command.get("extra") or {}
-    if not isinstance(extra, Mapping):
-        raise IllegalAction(_("Give the extra gems by element."))
     try:
         count = magic.gem_count(extra)
     except ValueError:
@@ -432,11 +430,11 @@ def cast(batch: Batch, side: str, command: Command) -> None:
     name = command.get("spell")
     if unlisted_caster(state, fighter_id):
         # No spell known: the spell is named, its cost and difficulty entered.
-        name = name.strip()[:40] if isinstance(name, str) else ""
+        name = (name or "").strip()[:40]
         if not name:
             raise IllegalAction(_("Name the spell cast."))
         spell = UNLISTED
-    elif not isinstance(name, str) or name not in known(state, fighter_id, "spells"):
+    elif name not in known(state, fighter_id, "spells"):
         raise IllegalAction(
             _("{fighter} does not know that spell."), fighter=fighter["label"]
         )
@@ -585,7 +583,7 @@ def counter(batch: Batch, side: str, command: Command) -> None:
     fighter_id = command.get("fighter")
     fighter = own_fighter(state, side, fighter_id)
     pay = command.get("pay")
-    if not isinstance(pay, bool):
+    if pay is None:
         raise IllegalAction(_("Say whether to pay the opposed gems."))
     cast_ = pending["context"]["cast"]
     caster_side = st.other(side)
@@ -672,7 +670,7 @@ def call(batch: Batch, side: str, command: Command) -> None:
             fighter=fighter["label"],
         )
     name = command.get("miracle")
-    if not isinstance(name, str) or name not in known(state, fighter_id, "miracles"):
+    if name not in known(state, fighter_id, "miracles"):
         raise IllegalAction(
             _("{fighter} does not know that miracle."), fighter=fighter["label"]
         )

@@ -51,7 +51,7 @@ def set_sequence(batch: Batch, side: str, command: Command) -> None:
             )
         )
     order = command.get("order")
-    if not isinstance(order, list) or not all(isinstance(c, str) for c in order):
+    if order is None:
         raise IllegalAction(_("Send the order of your cards."))
     names = {c: state["cards"][c]["name"] for c in state["sides"][side]["cards"]}
     try:

@@ -40,7 +40,6 @@ from rules.game.common import (
     label_of,
     own_fighter,
     require_no_pending,
-    whole_between,
 )
 from rules.game.follows import follows, then
 from rules.game.pending import opposed_resolution, test_resolution
@@ -59,10 +58,7 @@ FEAR_CONVENTION = "IX"  # the fear chapter, not among the seeds: table conventio
 
 
 def _label(command: Command) -> str:
-    label = command.get("label") or ""
-    if not isinstance(label, str):
-        raise IllegalAction(_("Say what the test is for in a few words."))
-    label = " ".join(label.split())
+    label = " ".join((command.get("label") or "").split())
     if len(label) > MAX_LABEL:
         raise IllegalAction(
             _("Say what the test is for in {count} characters or fewer."),
@@ -139,7 +135,6 @@ def _spend_mystic_cost(batch: Batch, fighter_id: str, use: str, cost: Any) -> No
     reserve = RESERVE_OF_USE.get(use)
     if reserve is None:
         raise IllegalAction(_("Only a spell costs mana, only a miracle faith."))
-    cost = whole_between(cost, 0, 99, _("A cost counts {low} to {high}."))
     fighter = batch.state["fighters"][fighter_id]
     if reserve == "mana" and fighter.get("gems") is not None:
         raise IllegalAction(
@@ -172,22 +167,12 @@ def characteristic_test(batch: Batch, side: str, command: Command) -> None:
     own_fighter(state, side, fighter_id)
     characteristic = command.get("characteristic")
     current = _value(state, fighter_id, characteristic)
-    modifier = whole_between(
-        command.get("modifier", 0) or 0,
-        -MAX_MODIFIER,
-        MAX_MODIFIER,
-        _("A circumstance modifier counts {low} to +{high} (II-A-4)."),
-    )
+    # The fields' types and bounds are checked by their declaration
+    # (CharacteristicTest.fields) before this runs.
+    modifier = command.get("modifier") or 0
     use = command.get("use") or "other"
-    if use not in USES:
-        raise IllegalAction(_("Say what the test is for: courage, rally, spell..."))
     label = _label(command)
-    count = whole_between(
-        command.get("dice", 1) or 1,
-        1,
-        MAX_TEST_DICE,
-        _("A test rolls {low} to {high} dice (II-A-2)."),
-    )
+    count = command.get("dice") or 1
     # A refusal below discards this with the rest: nothing is spent then.
     _spend_mystic_cost(batch, fighter_id, use, command.get("cost"))
     opponent_id = command.get("opponent")
@@ -229,12 +214,7 @@ def characteristic_test(batch: Batch, side: str, command: Command) -> None:
         return
     if command.get("difficulty") in (None, ""):
         raise IllegalAction(_("Give a difficulty, or an opposing fighter (II-A-3)."))
-    difficulty = whole_between(
-        command.get("difficulty"),
-        1,
-        MAX_DIFFICULTY,
-        _("A difficulty counts {low} to {high} (II-A-3)."),
-    )
+    difficulty = command["difficulty"]
     batch.emit(
         "pending_set",
         {
@@ -476,6 +456,9 @@ def legal_scatter(state: State, side: str) -> list[dict[str, Any]]:
 # them whenever nothing is under way.
 
 
+_DIFFICULTY = _("A difficulty counts {low} to {high} (II-A-3).")
+
+
 class CharacteristicTest(CommandKind):
     """II-A: a test of any characteristic of one's own fighter, against a
     difficulty (with several dice, II-A-2) or opposed to an adversary
@@ -487,14 +470,35 @@ class CharacteristicTest(CommandKind):
     fields = (
         id_field("fighter"),
         choice_field("characteristic", st.CHARACTERISTICS),
-        int_field("difficulty", 1, MAX_DIFFICULTY, required=False),
+        int_field("difficulty", 1, MAX_DIFFICULTY, required=False, message=_DIFFICULTY),
         id_field("opponent", required=False),
         choice_field("opponent_characteristic", st.CHARACTERISTICS, required=False),
-        int_field("dice", 1, MAX_TEST_DICE, required=False, default=1),
-        int_field("modifier", -MAX_MODIFIER, MAX_MODIFIER, required=False, default=0),
-        choice_field("use", USES, assumed="other"),
+        int_field(
+            "dice",
+            1,
+            MAX_TEST_DICE,
+            required=False,
+            default=1,
+            message=_("A test rolls {low} to {high} dice (II-A-2)."),
+        ),
+        int_field(
+            "modifier",
+            -MAX_MODIFIER,
+            MAX_MODIFIER,
+            required=False,
+            default=0,
+            message=_("A circumstance modifier counts {low} to +{high} (II-A-4)."),
+        ),
+        choice_field(
+            "use",
+            USES,
+            assumed="other",
+            message=_("Say what the test is for: courage, rally, spell..."),
+        ),
         text_field("label", MAX_LABEL),
-        int_field("cost", 0, 99, required=False),
+        int_field(
+            "cost", 0, 99, required=False, message=_("A cost counts {low} to {high}.")
+        ),
     )
     legal = staticmethod(legal_characteristic_test)
     apply = staticmethod(characteristic_test)

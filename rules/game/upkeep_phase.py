@@ -930,8 +930,20 @@ class RecordEffect(CommandKind):
         choice_field("kind", EFFECT_KINDS),
         choice_field("duration", DURATIONS),
         bool_field("active"),
-        int_field("turns", 1, MAX_EFFECT_TURNS, required=False),
-        int_field("cost", 0, 99, required=False),
+        int_field(
+            "turns",
+            1,
+            MAX_EFFECT_TURNS,
+            required=False,
+            message=_("An effect lasts {low} to {high} turns."),
+        ),
+        int_field(
+            "cost",
+            0,
+            99,
+            required=False,
+            message=_("An upkeep cost counts {low} to {high}."),
+        ),
         id_field("caster", required=False),
     )
     legal = staticmethod(legal_record_effect)

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from battles.league.models.league import MAX_SCORE, Club, Outcome, Season
+from battles.league.services.peoples import league_peoples
 from battles.validation import CheckedForm, CheckedModelForm
 from rules.league import TIEBREAKERS
 
@@ -49,8 +50,6 @@ def _date_field():
 
 def people_choices() -> list[tuple[str, str]]:
     """The app's list of peoples (``battles.league.services.peoples``), by name."""
-    from battles.league.services.peoples import league_peoples
-
     return [("", "—")] + [(name, name) for name in league_peoples()]
 
 

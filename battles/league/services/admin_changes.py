@@ -14,6 +14,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from battles.league.live.league import player_version
 from battles.league.models.league import (
     AuditAction,
     ClubRole,
@@ -332,8 +333,6 @@ def pending_for(user) -> list[LeagueResult]:
 def waiting_box(user) -> dict:
     """The home page's box: what waits for ``user``'s answer, and for an
     admin the disputes to settle."""
-    from battles.league.live.league import player_version
-
     pending = pending_for(user)
     disputes = disputes_to_settle(user)
     changed = admin_changes_for(user)

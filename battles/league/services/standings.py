@@ -22,6 +22,7 @@ from battles.league.services.peoples import namer as peoples_namer
 from battles.league.services.ratings import club_history, player_curve
 from battles.league.services.seasons import season_players
 from battles.models.games import Game
+from battles.services.games import game_summary
 from rules.league import (
     PROVISIONAL_GAMES,
     GameResult,
@@ -262,8 +263,6 @@ def _luck_of(game: Game, side: str) -> dict | None:
     The same reading of the logged odds as the end-of-game summary
     (``rules.game.summary``): expected = the sum of the odds before each roll.
     """
-    from battles.services.games import game_summary
-
     try:
         sides = game_summary(game)["sides"]
     except Exception:  # a log the rules cannot read any more: no luck figure

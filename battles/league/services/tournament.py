@@ -57,6 +57,7 @@ from battles.league.services.admin_changes import admin_confirm
 from battles.league.services.clubs import membership
 from battles.league.services.errors import LeagueError
 from battles.league.services.names import shown_names
+from battles.league.services.ratings import club_history
 from battles.league.services.results import (
     _announce,
     _closed_message,
@@ -70,6 +71,7 @@ from rules.league import (
     ALL_TIEBREAKERS,
     SWISS_TIEBREAKERS,
     GameResult,
+    shown_rating,
     standings,
     swiss_round,
 )
@@ -270,9 +272,6 @@ def _adjustments(tournament: Tournament, up_to: int | None = None) -> dict[str, 
 
 def _rating_order(season: Season, names: list[str]) -> list[str]:
     """The players by club rating, best first (newcomers by name after)."""
-    from battles.league.services.ratings import club_history
-    from rules.league import shown_rating
-
     final = club_history(season.club_id).final
     rated = [n for n in names if n in final]
     rated.sort(key=lambda n: (-shown_rating(final[n]).value, n))

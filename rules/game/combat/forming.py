@@ -21,7 +21,6 @@ from rules.game.commands import (
     MAX_LIST,
     CommandKind,
     Field,
-    choice_field,
     int_field,
 )
 from rules.game.common import (
@@ -255,7 +254,13 @@ class FormCombats(CommandKind):
             max_length=MAX_ID,
             prefix="opponent:",
         ),
-        choice_field("combats", ("suggested",), required=False),
+        Field(
+            "combats",
+            "choice",
+            required=False,
+            choices=("suggested",),
+            structured=list,
+        ),
     )
     legal = staticmethod(legal_form_combats)
     apply = staticmethod(form_combats)
