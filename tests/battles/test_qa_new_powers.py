@@ -15,13 +15,12 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from battles.models import Miracle, Spell
+from battles.league.services import tournament as tournaments
+from battles.models import Miracle, Spell, TournamentAdjustment, TournamentPlayer
 from battles.models.accounts import RecoveryCode
 from battles.models.games import JoinLinkRole
-from battles.models.tournament import TournamentAdjustment, TournamentPlayer
 from battles.services import account_security as accounts
 from battles.services import sharing
-from battles.services import tournament as tournaments
 from tests.support.cast import PASSWORD
 from tests.support.club import club_in_season
 from tests.support.game_steps import act
