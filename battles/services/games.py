@@ -817,14 +817,37 @@ def _request_dice_mode(
         raise GameError(_("The game is over."))
     if locked.dice_mode == mode:
         raise GameError(_("The game already rolls these dice."), field="mode")
-    if locked.mode == GameMode.ONE_PHONE:
-        row = _switch_dice(locked, side, {"mode": mode}, key, command_hash)
-        return ActionResult(game=locked, events=[row])
-    if pending_dice_mode_request(locked):
-        raise GameError(_("A switch of dice is already asked: wait for the answer."))
-    row = _append_meta(
-        locked, "dice_mode_requested", side, {"mode": mode}, key, command_hash
+    return _ask_other_phone(
+        locked,
+        side,
+        "dice_mode",
+        {"mode": mode},
+        key,
+        command_hash,
+        at_once=lambda: _switch_dice(locked, side, {"mode": mode}, key, command_hash),
+        already=_("A switch of dice is already asked: wait for the answer."),
     )
+
+
+def _ask_other_phone(
+    locked: Game,
+    side: str,
+    kind: str,
+    payload: dict[str, Any],
+    key: str,
+    command_hash: str,
+    *,
+    at_once: Callable[[], GameEvent],
+    already: str,
+) -> ActionResult:
+    """A request of ``kind`` the other phone answers (``<kind>_requested``,
+    then ``_answer_request``); on one phone, held by both players, it is
+    agreed at once: ``at_once()`` does it."""
+    if locked.mode == GameMode.ONE_PHONE:
+        return ActionResult(game=locked, events=[at_once()])
+    if _standing_request(locked, f"{kind}_requested", None):
+        raise GameError(already)
+    row = _append_meta(locked, f"{kind}_requested", side, payload, key, command_hash)
     _store_state(locked, locked.state, [row])
     return ActionResult(game=locked, events=[row], undo_requested=True)
 
@@ -922,16 +945,16 @@ def _request_time_call(
 ) -> ActionResult:
     if locked.finished:
         raise GameError(_("The game is over."))
-    if locked.mode == GameMode.ONE_PHONE:
-        row = _end_on_time(locked, side, key, command_hash)
-        return ActionResult(game=locked, events=[row])
-    if pending_time_call_request(locked):
-        raise GameError(_("Time is already called: wait for the answer."))
-    row = _append_meta(
-        locked, "time_call_requested", side, _destroyed(locked), key, command_hash
+    return _ask_other_phone(
+        locked,
+        side,
+        "time_call",
+        _destroyed(locked),
+        key,
+        command_hash,
+        at_once=lambda: _end_on_time(locked, side, key, command_hash),
+        already=_("Time is already called: wait for the answer."),
     )
-    _store_state(locked, locked.state, [row])
-    return ActionResult(game=locked, events=[row], undo_requested=True)
 
 
 def answer_time_call(
