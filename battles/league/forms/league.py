@@ -12,7 +12,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from battles.league.models.league import MAX_SCORE, Club, Outcome, Season
+from battles.league.models.league import MAX_SCORE, Outcome, Season
 from battles.league.services.peoples import league_peoples
 from battles.validation import CheckedForm, CheckedModelForm
 from rules.league import TIEBREAKERS
@@ -68,10 +68,9 @@ class ClubForm(LeagueForm):
     )
 
     def clean_name(self):
-        name = self.cleaned_data["name"].strip()
-        if Club.objects.filter(name__iexact=name).exists():
-            raise forms.ValidationError(_("A club already has this name."))
-        return name
+        # A name already taken is the service's to refuse (create_club), after
+        # the form's one-use key: the same form sent twice gets its club back.
+        return self.cleaned_data["name"].strip()
 
 
 class SeasonForm(CheckedModelForm):
