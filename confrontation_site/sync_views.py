@@ -31,7 +31,7 @@ TOO_LARGE = (
     "enregistré.\n"
 )
 WORKERS = 4  # requests under way at once in one process (SQLite serialises writes)
-# A new PostgreSQL connection costs about 5 ms (a backend process starts).
+# How long a worker thread keeps its database connection (keep_connections).
 KEEP_CONNECTION_SECONDS = 60
 
 
@@ -141,23 +141,28 @@ async def read_body(receive, limit: int | None = None, memory: int | None = None
         raise
 
 
-def keep_postgresql_connections() -> None:
-    """Run once in each worker thread: its PostgreSQL connections are kept
-    between requests for ``KEEP_CONNECTION_SECONDS`` (checked before reuse,
-    ``CONN_HEALTH_CHECKS``), instead of one opened and closed per request.
+def keep_connections() -> None:
+    """Run once in each worker thread: its database connections are kept
+    between requests for ``KEEP_CONNECTION_SECONDS`` instead of one opened and
+    closed per request. A PostgreSQL connection costs about 5 ms to open (a
+    backend process starts), and is checked before reuse
+    (``CONN_HEALTH_CHECKS``); a SQLite one 1.2–3 ms (Django registers its
+    functions and runs the pragmas: measured), a fifth of an action.
 
     Only here: a worker thread lives as long as the server, and there are
-    ``WORKERS`` of them, so a process holds that many. Elsewhere (the live
-    streams' looks, commands, tests) a connection still closes after use,
-    and so does SQLite's, which opens in well under a millisecond: a kept
-    one would go on serving a database file that was moved away.
+    ``WORKERS`` of them, so a process holds that many. Elsewhere (commands,
+    tests) a connection still closes after use. A kept SQLite connection is
+    dropped before a request when its file was replaced or removed
+    (``forget_replaced_files``): it would go on serving the old file.
     """
     from django.db import connections
     from django.db.utils import load_backend
 
+    from battles.kept_connections import KEPT_ENGINES, in_memory
+
     for alias in connections:
         settings = connections.settings[alias]
-        if settings["ENGINE"] == "django.db.backends.postgresql":
+        if settings["ENGINE"] in KEPT_ENGINES and not in_memory(settings):
             kept = {**settings, "CONN_MAX_AGE": KEEP_CONNECTION_SECONDS}
             wrapper = load_backend(settings["ENGINE"]).DatabaseWrapper(kept, alias)
             connections[alias] = wrapper  # this thread's alone
@@ -172,7 +177,7 @@ class SyncViews:
         self.executor = ThreadPoolExecutor(
             workers,
             thread_name_prefix="django",
-            initializer=keep_postgresql_connections,
+            initializer=keep_connections,
         )
 
     def close(self) -> None:
@@ -235,6 +240,9 @@ class SyncViews:
             started["status"], started["headers"] = status, headers
             return written.append
 
+        from battles.kept_connections import forget_replaced_files
+
+        forget_replaced_files()
         result = self.wsgi_app(environ, start_response)
         try:
             content = b"".join([*written, *result])

@@ -28,8 +28,10 @@ from collections.abc import Callable
 
 from battles.identity import Viewer
 
-# The render of what changed past a version, per viewpoint (a presenter's).
-Render = Callable[[object, int, set[Viewer]], dict[Viewer, str]]
+# The render of what changed past a version, per viewpoint (a presenter's):
+# the game, that version, the viewpoints, and the state at that version when
+# the room kept it (else None: the log is asked).
+Render = Callable[[object, int, set[Viewer], dict | None], dict[Viewer, str]]
 
 CSRF_PLACEHOLDER = "live-csrf-placeholder"
 TAP_PLACEHOLDER = "live-tap-placeholder"

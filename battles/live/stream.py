@@ -33,6 +33,8 @@ from django.db import DatabaseError, connection
 from django.db.models import Max
 
 from battles.identity import Viewer
+from battles.kept_connections import forget_replaced_files
+from battles.live.answer_first import after_answers
 from battles.live.bus import OUTCOME, RESYNC, acted_side, get_bus
 from battles.live.push import Render, board_message, personal
 from battles.models.games import Game, GameEvent
@@ -87,9 +89,12 @@ _rooms: dict[tuple[asyncio.AbstractEventLoop, int], Room] = {}
 
 
 def _looked(function: Callable[..., Any], *args: Any) -> Any:
-    """``function(*args)`` in the look thread. On PostgreSQL its connection
-    stays open while rooms are (a new one costs a backend's start); a broken
-    one is closed and the look tried once more. SQLite's closes each time."""
+    """``function(*args)`` in the look thread. Its connection stays open while
+    rooms are (``battles.kept_connections``: a new one costs 1.2 to 5 ms, a
+    look about as much); a broken one is closed and, on PostgreSQL, the look
+    tried once more."""
+    forget_replaced_files()
+    after_answers()  # the tapping phone's answer first
     for attempt in (1, 2):
         try:
             return function(*args)
@@ -98,7 +103,7 @@ def _looked(function: Callable[..., Any], *args: Any) -> Any:
             if attempt == 2 or connection.vendor != "postgresql":
                 raise
         finally:
-            if connection.vendor != "postgresql" or not _rooms:
+            if not _rooms:
                 hang_up()
     raise AssertionError("unreachable")
 
@@ -140,19 +145,24 @@ async def action_ends_after(game_id: int, seen: int | None) -> list[int]:
 
 
 def _changes(
-    game_id: int, base: int, viewpoints: set[Viewer], render: Render | None
-) -> tuple[int | None, dict[Viewer, str]]:
-    """The game's version and, past ``base``, the answer per viewpoint (not
-    for the side whose tap made that version in this process: its phone has
-    the tap's answer)."""
+    game_id: int,
+    base: int,
+    viewpoints: set[Viewer],
+    render: Render | None,
+    known: dict | None,
+) -> tuple[int | None, dict | None, dict[Viewer, str]]:
+    """The game's version and state and, past ``base``, the answer per
+    viewpoint (not for the side whose tap made that version in this process:
+    its phone has the tap's answer). ``known``: the state at ``base``, kept
+    from the last look (None at the first)."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        return None, {}
+        return None, None, {}
     if game.version <= base or not viewpoints or render is None:
-        return game.version, {}
+        return game.version, game.state, {}
     skip = acted_side(game_id, game.version)
     wanted = {v for v in viewpoints if skip is None or v.side != skip}
-    return game.version, render(game, base, wanted)
+    return game.version, game.state, render(game, base, wanted, known)
 
 
 # --- rooms: a game's streams in one process -------------------------------------------
@@ -178,6 +188,7 @@ class Room:
         self.render = render
         self.watchers: set[Watcher] = set()
         self.version = 0
+        self.state: dict | None = None  # the game's state at ``version``, once looked
         self.ready = asyncio.Event()
         self.task: asyncio.Task | None = None
         self.bus_queue: asyncio.Queue | None = None
@@ -212,11 +223,12 @@ class Room:
     async def look(self) -> None:
         base = self.version
         viewpoints = {w.viewpoint for w in self.watchers if w.viewpoint is not None}
-        version, pages = await look(
-            _changes, self.game_id, base, viewpoints, self.render
+        version, state, pages = await look(
+            _changes, self.game_id, base, viewpoints, self.render, self.state
         )
         if version is None:
             raise LookupError("the game is gone")
+        self.state = state
         if version == base:
             return
         self.version = version

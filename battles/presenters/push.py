@@ -10,6 +10,7 @@ placeholders ``battles.live.push`` fills in per phone.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -19,7 +20,7 @@ from battles.live.push import CSRF_PLACEHOLDER, TAP_PLACEHOLDER
 from battles.models.games import Game
 from battles.presenters.board import build_board
 from battles.services import games as services
-from battles.services.boards import board_read
+from battles.services.boards import board_read, log_tail
 
 # Panels that show a draft kept in the phone's session: fetched, never pushed.
 SESSION_PANELS = frozenset({"strategic"})
@@ -27,21 +28,27 @@ ANSWER_TEMPLATE = "battles/games/answer.html"
 
 
 def render_changes(
-    game: Game, base: int, viewpoints: Iterable[Viewer]
+    game: Game,
+    base: int,
+    viewpoints: Iterable[Viewer],
+    known: dict[str, Any] | None = None,
 ) -> dict[Viewer, str]:
     """The answer for a phone showing ``base``, per viewpoint; empty when a
     phone at ``base`` must fetch its whole board (too far back, an undo
-    since, the game over: as ``game_board`` decides)."""
+    since, the game over: as ``game_board`` decides). ``known``: the state at
+    ``base``, when the stream's room kept it. The log's tail is read once
+    for every viewpoint."""
     if game.finished or base >= game.version:
         return {}
-    before = services.state_at(game, base)
+    before = services.state_at(game, base, known)
     if before is None:
         return {}
+    tail = log_tail(game, base)
     pages: dict[Viewer, str] = {}
     for viewpoint in viewpoints:
         side = viewpoint.side
         with translation.override(viewpoint.language):
-            read = board_read(game, viewpoint, side, since=base)
+            read = board_read(game, viewpoint, side, since=base, tail=tail)
             context = build_board(
                 game, viewpoint, read, side=side, since=base, before=before
             )

@@ -65,13 +65,16 @@ def board_read(
     *,
     since: int | None = None,
     added: Sequence[GameEvent] = (),
+    tail: list[dict[str, Any]] | None = None,
 ) -> BoardRead:
     """One read of what ``viewer``'s board needs beside the state.
 
     One read of the log's tail serves the log lines, the undo button and the
     undo request; a tap's answer (``added``: the events it appended) words
     only those events, which alone settle the undo button (``undo_target``
-    stops at the latest action) and the undo request (superseded).
+    stops at the latest action) and the undo request (superseded). ``tail``:
+    ``log_tail(game, since)`` read already (the live push reads it once for
+    every viewpoint it renders).
     """
     if added and any(e.kind not in META_KINDS for e in added):
         events = [
@@ -79,10 +82,7 @@ def board_read(
             for e in added
         ]
     else:
-        window = max(RECENT_EVENTS, services.UNDO_WINDOW)
-        if since is not None:
-            window = max(window, game.version - since)
-        events = services.latest_events(game, window, payloads_after=since)
+        events = log_tail(game, since) if tail is None else tail
     to_confirm = []
     if game.require_confirmation and viewer.is_player:
         # Results on my fighters the other phone made, awaiting my word.
@@ -102,6 +102,16 @@ def board_read(
         time_call_request=services.pending_time_call_request(game, latest=events),
         agreed_result=agreed_result(game) if game.finished else None,
     )
+
+
+def log_tail(game: Game, since: int | None = None) -> list[dict[str, Any]]:
+    """The log's last events a board shows (its lines, the undo button, the
+    requests), with payloads past ``since`` only when given; the same for
+    every viewpoint."""
+    window = max(RECENT_EVENTS, services.UNDO_WINDOW)
+    if since is not None:
+        window = max(window, game.version - since)
+    return services.latest_events(game, window, payloads_after=since)
 
 
 def agreed_result(game: Game) -> str | None:
@@ -133,5 +143,6 @@ __all__ = [
     "agreed_result",
     "board_read",
     "log_read",
+    "log_tail",
     "side_names",
 ]

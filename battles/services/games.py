@@ -1130,20 +1130,26 @@ def latest_events(
 CATCH_UP_EVENTS = 50  # a phone further behind gets the whole board again
 
 
-def state_at(game: Game, version: int) -> dict[str, Any] | None:
+def state_at(
+    game: Game, version: int, known: dict[str, Any] | None = None
+) -> dict[str, Any] | None:
     """The state the game had at ``version``, for a phone showing that version
     to catch up with what changed only; None when it must have the whole
     board: a version the log does not keep a snapshot of, one too far back,
-    or an undo since (it changes lines already shown)."""
+    or an undo since (it changes lines already shown). ``known``: that state,
+    when the caller kept it (the live push's room): the log is then asked
+    only whether an undo came since, not for a snapshot to decode."""
     if version == game.version:
         return game.state
     if not 0 < version < game.version or game.version - version > CATCH_UP_EVENTS:
         return None
+    since = game.events.filter(seq__gt=version).order_by("seq")
+    if known is not None:
+        kinds = list(since.values_list("kind", flat=True))
+        return None if not kinds or set(kinds) & set(META_KINDS) else known
     # The state before the next action (its first event keeps it).
     before = Case(When(seq=version + 1, then="state_before"), output_field=JSONField())
-    rows = list(
-        game.events.filter(seq__gt=version).order_by("seq").values_list("kind", before)
-    )
+    rows = list(since.values_list("kind", before))
     if not rows or any(kind in META_KINDS for kind, _state in rows):
         return None
     return rows[0][1]

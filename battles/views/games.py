@@ -18,6 +18,7 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from battles.forms.games import NewGameForm
 from battles.identity import requester
+from battles.live.answer_first import answered_first
 from battles.models.games import Game
 from battles.presenters.board import build_board, whole_log_page
 from battles.presenters.game import floor_side
@@ -184,6 +185,7 @@ def game_tool(request: HttpRequest, public_id: str, tool: str) -> HttpResponse:
 
 
 @require_POST
+@answered_first
 def game_act(request: HttpRequest, public_id: str, tap_type: str = "") -> HttpResponse:
     """A tap: a command of the rules, or of the table (an undo, a switch of
     dice, the other phone's answer). ``tap_type``: the command a URL names

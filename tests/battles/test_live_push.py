@@ -215,8 +215,8 @@ def test_one_look_per_action_and_one_render_per_viewpoint(game, monkeypatch):
         looks.append(args[1])
         return changes(*args)
 
-    def counted_render(game, base, viewpoints):
-        pages = render(game, base, viewpoints)
+    def counted_render(game, base, viewpoints, known):
+        pages = render(game, base, viewpoints, known)
         renders.extend(pages)
         return pages
 
