@@ -385,13 +385,12 @@ def action_alone(count: int = 60) -> tuple[float, float]:
     import io
     import json
 
+    from django.db import connection
     from django.test import Client
 
     from battles.models.games import Game
     from tests.support.game_bot import next_command
     from tests.support.live_setup import setup_games
-
-    from django.db import connection
 
     # The connection kept between requests, as the server's worker threads
     # keep theirs (``battles.kept_connections``): the action, not the opening.
@@ -408,9 +407,7 @@ def action_alone(count: int = 60) -> tuple[float, float]:
     cpu, wall = [], []
     url = f"/games/{game['public_id']}/act"
     for _ in range(count):
-        state, version = Game.objects.values_list("state", "version").get(
-            pk=game["id"]
-        )
+        state, version = Game.objects.values_list("state", "version").get(pk=game["id"])
         if state["phase"] == "finished":
             break
         side, command = next_command(state, rng)
