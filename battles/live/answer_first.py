@@ -48,11 +48,12 @@ def answered_first(view: Callable) -> Callable:
     return answering
 
 
-def after_answers(most_seconds: float = MOST_SECONDS) -> None:
+def after_answers(most_seconds: float | None = None) -> None:
     """Wait (in the look thread) until no tap is being answered, or at most
-    ``most_seconds``."""
+    ``most_seconds`` (``MOST_SECONDS`` by default)."""
+    most = MOST_SECONDS if most_seconds is None else most_seconds
     with _changed:
-        _changed.wait_for(lambda: _answering == 0, timeout=most_seconds)
+        _changed.wait_for(lambda: _answering == 0, timeout=most)
 
 
 def taps_being_answered() -> int:

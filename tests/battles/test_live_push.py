@@ -17,6 +17,7 @@ from django.db import connection
 from django.test import AsyncClient, Client
 from django.urls import reverse
 
+from battles.live import answer_first
 from battles.live import stream as live_stream
 from battles.models.armies import Owner
 from battles.models.games import Game, SeatRole
@@ -244,3 +245,58 @@ def test_one_look_per_action_and_one_render_per_viewpoint(game, monkeypatch):
         assert [m.id for m in messages] == [str(version)]
     assert all(m[0].event == "board" for m in received[:5])
     assert not live_stream.open_rooms()
+
+
+def test_a_burst_faster_than_the_pushes_is_pushed_once_newest_first(game, monkeypatch):
+    """Versions that come while the process is still busy (here: taps being
+    answered, which the looks wait for) are coalesced: one look, one render
+    per viewpoint, one board from the version the phone shows to the newest;
+    no board for the versions in between."""
+    renders = []
+    render = live_view.render_changes
+
+    def counted_render(game, base, viewpoints, known):
+        pages = render(game, base, viewpoints, known)
+        renders.append((base, sorted(v.side or "spectator" for v in pages)))
+        return pages
+
+    monkeypatch.setattr(live_view, "render_changes", counted_render)
+    monkeypatch.setattr(answer_first, "MOST_SECONDS", 10.0)
+    rng = random.Random(5)
+    start = game.version
+    holding = answer_first.answering_tap()
+    spectator = phone_of(SPECTATOR, AsyncClient(HTTP_ACCEPT_LANGUAGE="en"))
+    connection.close()
+
+    async def scenario():
+        stream = await open_stream(spectator, game, since=start)
+        await stream.quiet_for(0.05)
+        holding.__enter__()  # a tap is being answered: the looks wait
+        try:
+            for _ in range(3):
+                state = (await sync_to_async(_state)(game.pk))["state"]
+                side, command = next_command(state, rng)
+                newest = await act(game.pk, side, command)
+        finally:
+            holding.__exit__(None, None, None)
+        await stream.messages_until(1)
+        await stream.quiet_for(0.2)
+        await stream.close()
+        return newest, stream.messages
+
+    newest, messages = run_async(scenario())
+    assert newest > start + 2  # three actions (one event or more each)
+    assert [m.id for m in messages] == [str(newest)]
+    base, html = board(messages[0])
+    assert base == start
+    assert same_but_personal(html) == same_but_personal(
+        run_async(fetched(SPECTATOR, game, start))
+    )
+    assert renders == [(start, ["spectator"])]
+
+
+def _state(game_id: int) -> dict:
+    try:
+        return Game.objects.values("state").get(pk=game_id)
+    finally:
+        connection.close()
