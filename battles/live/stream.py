@@ -94,7 +94,6 @@ def _looked(function: Callable[..., Any], *args: Any) -> Any:
     look about as much); a broken one is closed and, on PostgreSQL, the look
     tried once more."""
     forget_replaced_files()
-    after_answers()  # the tapping phone's answer first
     for attempt in (1, 2):
         try:
             return function(*args)
@@ -155,6 +154,7 @@ def _changes(
     viewpoint (not for the side whose tap made that version in this process:
     its phone has the tap's answer). ``known``: the state at ``base``, kept
     from the last look (None at the first)."""
+    after_answers(game_id)  # the tapping phone's answer first
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return None, None, {}

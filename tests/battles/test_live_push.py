@@ -264,7 +264,7 @@ def test_a_burst_faster_than_the_pushes_is_pushed_once_newest_first(game, monkey
     monkeypatch.setattr(answer_first, "MOST_SECONDS", 10.0)
     rng = random.Random(5)
     start = game.version
-    holding = answer_first.answering_tap()
+    holding = answer_first.answering_tap(game.pk)
     spectator = phone_of(SPECTATOR, AsyncClient(HTTP_ACCEPT_LANGUAGE="en"))
     connection.close()
 
