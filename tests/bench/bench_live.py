@@ -382,6 +382,7 @@ def action_alone(count: int = 60) -> tuple[float, float]:
     stream, no HTTP; the database connection kept between requests, as the
     server keeps it), on a game of its own."""
     import contextlib
+    import gc
     import io
     import json
 
@@ -397,6 +398,7 @@ def action_alone(count: int = 60) -> tuple[float, float]:
     connection.settings_dict["CONN_MAX_AGE"] = 60
     with contextlib.redirect_stdout(io.StringIO()) as printed:
         setup_games(1)
+    gc.freeze()  # as the server does once started (confrontation_site.asgi)
     game = json.loads(printed.getvalue().strip().splitlines()[-1])[0]
     clients = {}
     for side in "ab":
