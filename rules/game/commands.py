@@ -88,6 +88,36 @@ class Field:
         return self.default if self.default is not None else self.assumed
 
 
+@dataclass(frozen=True)
+class Bound:
+    """A whole-number field's bounds in the state at hand, beyond what its
+    ``Field`` declares: the dice a parry may commit, the Enchaînement dice a
+    fighter may take, the fervour a faithful's faith allows, the reserve an
+    upkeep line may give. A kind's ``bounds(state, side, command)`` returns
+    them by field name; ``check`` refuses a value outside ``low``..``high``
+    (or left out, when ``required``: a difficulty the card does not give)
+    with ``message``, filled in with ``low``, ``high`` and ``params``; a
+    kind's ``legal`` lists ``values`` as the field's choices."""
+
+    low: int
+    high: int
+    message: str
+    params: Mapping[str, Any] | None = None
+    required: bool = False
+
+    @property
+    def values(self) -> list[int]:
+        return list(range(self.low, self.high + 1))
+
+    def holds(self, value: Any) -> bool:
+        return _whole(value) and self.low <= value <= self.high
+
+    def refusal(self) -> IllegalAction:
+        return IllegalAction(
+            self.message, low=self.low, high=self.high, **(self.params or {})
+        )
+
+
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -139,12 +169,18 @@ def _refusal(field: Field) -> IllegalAction:
     return IllegalAction(_("{field}: that value does not fit."), field=field.name)
 
 
-def check(declared: type[CommandKind], command: Mapping[str, Any]) -> None:
+def check(
+    declared: type[CommandKind],
+    command: Mapping[str, Any],
+    state: Any = None,
+    side: str | None = None,
+) -> None:
     """``command`` checked once against its kind's declared fields (types,
     bounds, choices, required), before its ``apply``: a value that breaks
     the declaration is refused here, so a handler trusts what it reads
     (python-chess's ``push`` trusting ``is_legal``). A field left out (or
-    ``None``) reads as the declaration says (``when_left_out``)."""
+    ``None``) reads as the declaration says (``when_left_out``). Given the
+    ``state``, the kind's ``bounds`` in that state are checked too."""
     for field in declared.fields:
         value = command.get(field.name)
         if value is None:
@@ -164,6 +200,14 @@ def check(declared: type[CommandKind], command: Mapping[str, Any]) -> None:
         if field.type in ("list", "map", "gems") and field.max_items is not None:
             if len(value) > field.max_items:
                 raise IllegalAction(_("Too many values."))
+    if state is None:
+        return
+    for name, bound in declared.bounds(state, side, command).items():
+        value = command.get(name)
+        if value is None and not bound.required:
+            continue  # left out: its default, which the bounds hold
+        if not bound.holds(value):
+            raise bound.refusal()
 
 
 def id_field(name: str, *, required: bool = True) -> Field:
@@ -248,6 +292,10 @@ class CommandKind:
       in the shape of ``rules.game.legal.legal_actions``;
     - ``apply(batch, side, command)`` (``rolls``: ``apply(batch, side,
       command, dice)``): the events, or ``IllegalAction`` with nothing changed;
+    - ``bounds(state, side, command)``: the ``Bound`` of each field whose
+      bounds come from the state (none by default; none either where the
+      command does not apply now: its handler says why), checked with the
+      fields by ``check``;
     - ``anytime``: listed while the side waits (conceding, keeping one's own
       fighters up to date, the tools at the table);
     - ``batched``: several may come in one tap, applied as one action (a
@@ -268,6 +316,10 @@ class CommandKind:
     rolls: ClassVar[bool] = False
     legal: ClassVar[Legal]
     apply: ClassVar[Callable[..., None]]
+
+    @staticmethod
+    def bounds(state: Any, side: str, command: Mapping[str, Any]) -> dict[str, Bound]:
+        return {}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -295,6 +347,7 @@ def when_left_out(kind: str, name: str) -> Any:
 
 
 __all__ = [
+    "Bound",
     "COMMAND_TABLE",
     "CommandKind",
     "Field",

@@ -305,7 +305,7 @@ def decide_and_fold(
     entry = COMMAND_TABLE.get(kind) if isinstance(kind, str) else None
     if entry is None:
         raise IllegalAction(_("Unknown action."))
-    check(entry, command)
+    check(entry, command, state, side)
     batch = Batch(state, side)
     counted = CountingDice(dice)
     entry.handle(batch, side, command, counted)
