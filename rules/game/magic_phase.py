@@ -37,6 +37,7 @@ from rules.game.combat import combat_waits_for
 from rules.game.commands import (
     MAX_DIFFICULTY,
     MAX_TEXT,
+    Bound,
     CommandKind,
     bool_field,
     gems_field,
@@ -52,7 +53,6 @@ from rules.game.common import (
     own_fighter,
     require_no_pending,
     require_phase,
-    whole_between,
 )
 from rules.game.follows import follows
 from rules.game.table_rolls import check_pending
@@ -415,9 +415,12 @@ def _combat_refusal(state: State, fighter: Mapping[str, Any]) -> None:
         )
 
 
-def cast(batch: Batch, side: str, command: Command) -> None:
-    """A magician casts a spell (digest §3)."""
-    state = batch.state
+def _spell_asked(
+    state: State, side: str, command: Command
+) -> tuple[dict[str, Any], str, Mapping[str, Any], dict[str, int], str | None]:
+    """The magician, the spell's name, the spell, the extra gems and the
+    target a cast asks for; ``IllegalAction`` saying why when it may not be
+    cast now."""
     _require_mystic_phase(state)
     require_no_pending(state)
     fighter_id = command.get("fighter")
@@ -457,14 +460,28 @@ def cast(batch: Batch, side: str, command: Command) -> None:
             _("{spell}'s difficulty is worked out from its target: choose one."),
             spell=name,
         )
+    return fighter, name, spell, extra, target
+
+
+def cast_bounds(state: State, side: str, command: Command) -> dict[str, Bound]:
+    """The difficulty, asked of the player where the spell's is a formula
+    the app does not work out (or unknown)."""
+    _fighter, _name, spell, _extra, target = _spell_asked(state, side, command)
+    if spell_difficulty(state, spell, command["fighter"], target) is not None:
+        return {}
+    message = _("Give the spell's difficulty, {low} to {high}.")
+    return {"difficulty": Bound(1, MAX_DIFFICULTY, message, required=True)}
+
+
+def cast(batch: Batch, side: str, command: Command) -> None:
+    """A magician casts a spell (digest §3); ``difficulty`` within
+    ``cast_bounds``."""
+    state = batch.state
+    fighter, name, spell, extra, target = _spell_asked(state, side, command)
+    fighter_id = command["fighter"]
     difficulty = spell_difficulty(state, spell, fighter_id, target)
     if difficulty is None:
-        difficulty = whole_between(
-            command.get("difficulty"),
-            1,
-            MAX_DIFFICULTY,
-            _("Give the spell's difficulty, {low} to {high}."),
-        )
+        difficulty = command["difficulty"]
     cost = spell["cost"]
     if cost is None:
         cost = _entered_cost(command, name, spell.get("cost_text", ""))
@@ -657,9 +674,11 @@ def miracle_difficulty(miracle: Mapping[str, Any], fervour: int) -> int | None:
     return magic.parse_difficulty(difficulty).resolve({"fervour": fervour})
 
 
-def call(batch: Batch, side: str, command: Command) -> None:
-    """A faithful calls a miracle (digest §4)."""
-    state = batch.state
+def _miracle_asked(
+    state: State, side: str, command: Command
+) -> tuple[dict[str, Any], str, dict[str, Any]]:
+    """The faithful, the miracle's name and the miracle a call asks for;
+    ``IllegalAction`` saying why when it may not be called now."""
     _require_mystic_phase(state)
     require_no_pending(state)
     fighter_id = command.get("fighter")
@@ -682,31 +701,54 @@ def call(batch: Batch, side: str, command: Command) -> None:
         _combat_refusal(state, fighter)
         check_declaration(state, side, fighter_id, "mystic")
         raise IllegalAction(_("A miracle is called in its faithful's activation."))
+    return fighter, name, miracle
+
+
+def call_bounds(state: State, side: str, command: Command) -> dict[str, Bound]:
+    """The fervour the faithful's temporary faith allows (§4.2; none at all:
+    not enough faith), and the difficulty, asked of the player where the
+    miracle's is not understood."""
+    fighter, name, miracle = _miracle_asked(state, side, command)
     low, high = magic.fervour_bounds(miracle["fervour"], fighter["faith"])
-    fervour = command.get("fervour")
-    if fervour in (None, ""):
-        fervour = low
     if low > high:
-        raise IllegalAction(
+        fervour = Bound(
+            low,
+            high,
             _("{fighter} has {faith} temporary faith: not enough for {miracle}."),
-            fighter=fighter["label"],
-            faith=fighter["faith"],
-            miracle=name,
+            {"fighter": fighter["label"], "faith": fighter["faith"], "miracle": name},
+            required=True,
         )
-    fervour = whole_between(
-        fervour,
-        low,
-        high,
-        _("The fervour counts {low} to {high}: at most the temporary faith left."),
-    )
-    difficulty = miracle_difficulty(miracle, fervour)
-    if difficulty is None:
-        difficulty = whole_between(
-            command.get("difficulty"),
+        return {"fervour": fervour}
+    bounds = {
+        "fervour": Bound(
+            low,
+            high,
+            _("The fervour counts {low} to {high}: at most the temporary faith left."),
+        )
+    }
+    chosen = command.get("fervour")
+    if miracle_difficulty(miracle, low if chosen is None else chosen) is None:
+        bounds["difficulty"] = Bound(
             1,
             MAX_DIFFICULTY,
             _("Give the miracle's difficulty, {low} to {high}."),
+            required=True,
         )
+    return bounds
+
+
+def call(batch: Batch, side: str, command: Command) -> None:
+    """A faithful calls a miracle (digest §4); ``fervour`` and ``difficulty``
+    within ``call_bounds``."""
+    state = batch.state
+    fighter, name, miracle = _miracle_asked(state, side, command)
+    fighter_id = command["fighter"]
+    fervour = command.get("fervour")
+    if fervour is None:
+        fervour = magic.fervour_bounds(miracle["fervour"], fighter["faith"])[0]
+    difficulty = miracle_difficulty(miracle, fervour)
+    if difficulty is None:
+        difficulty = command["difficulty"]
     faith = st.value_of(state, fighter_id, "FOI")
     target = _target(state, command)
     payload = {
@@ -1075,6 +1117,7 @@ class Cast(CommandKind):
         gems_field("cost", "cost:", 30),
     )
     legal = staticmethod(legal_cast)
+    bounds = staticmethod(cast_bounds)
     apply = staticmethod(cast)
 
 
@@ -1101,6 +1144,7 @@ class Call(CommandKind):
         int_field("difficulty", 1, MAX_DIFFICULTY, required=False),
     )
     legal = staticmethod(legal_call)
+    bounds = staticmethod(call_bounds)
     apply = staticmethod(call)
 
 
