@@ -25,6 +25,7 @@ reads a left-out field's default, the game service reads ``batched``.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
@@ -279,6 +280,16 @@ WOUND_MODIFIERS = (
 
 Legal = Callable[[Any, str], list[dict[str, Any]]]
 
+
+def turn_place(kind: type[CommandKind]) -> float:
+    """Where a kind stands in its table (and so in ``legal_actions``): its
+    module's ``TURN_PLACE``, the turn's order (the rolls, the phases, a
+    side's own fighters, the upkeep, the tools at the table); a module
+    that gives none, last. A new phase module says its own place: nothing
+    else is edited. The kinds of one module keep their declaration order."""
+    return getattr(sys.modules[kind.__module__], "TURN_PLACE", float("inf"))
+
+
 COMMAND_TABLE: dict[str, type[CommandKind]] = {}
 
 
@@ -325,6 +336,10 @@ class CommandKind:
         super().__init_subclass__(**kwargs)
         if cls.type:
             cls.registry[cls.type] = cls
+            # In the turn's order, whatever order the modules are imported in.
+            ordered = sorted(cls.registry.values(), key=turn_place)
+            cls.registry.clear()
+            cls.registry.update((kind.type, kind) for kind in ordered)
 
     @classmethod
     def field(cls, name: str) -> Field | None:
@@ -365,5 +380,6 @@ __all__ = [
     "ids_field",
     "int_field",
     "text_field",
+    "turn_place",
     "when_left_out",
 ]

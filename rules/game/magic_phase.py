@@ -58,6 +58,8 @@ from rules.game.follows import follows
 from rules.game.table_rolls import check_pending
 from rules.melee import ability
 
+TURN_PLACE = 50  # its commands' place in legal_actions (X, XI)
+
 SECTION_SPELL = "X"
 SECTION_MIRACLE = "XI"
 

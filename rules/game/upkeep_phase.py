@@ -48,6 +48,8 @@ from rules.odds import test_success
 from rules.tactics import parse_skill
 from rules.upkeep import UpkeepFighter, UpkeepStep, upkeep_checklist
 
+TURN_PLACE = 80  # its commands' place in legal_actions (IV-D)
+
 STEP_ORDER = [step.name.lower() for step in UpkeepStep]
 EFFECT_KINDS = ("harmful", "skill", "spell", "miracle", "other")
 DURATIONS = ("end_of_turn", "turns", "permanent", "upkeep")

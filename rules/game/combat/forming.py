@@ -44,6 +44,8 @@ from rules.melee import (
     validate_combats,
 )
 
+TURN_PLACE = 40  # its commands' place in legal_actions (IV-C; a combat: 40-45)
+
 
 def start_combat_phase(batch: Batch) -> None:
     """Open the combat phase: the Tactics winner splits the melees (IV-C)."""

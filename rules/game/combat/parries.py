@@ -51,6 +51,8 @@ from rules.melee import (
 )
 from rules.several_dice import dice_test_success
 
+TURN_PLACE = 44  # its commands' place in legal_actions (VII-C-4)
+
 
 @follows("combat._parry_limit")
 def _parry_limit(state: State, combat: Mapping[str, Any], target: str) -> int:

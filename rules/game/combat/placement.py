@@ -46,6 +46,8 @@ from rules.melee import (
     war_fury_qualifies,
 )
 
+TURN_PLACE = 42  # its commands' place in legal_actions (VII-C-1)
+
 
 def forced_defence(state: State, fighter_id: str) -> str | None:
     """Why the fighter places no die in attack: ``"disengagement"`` (S3), or
