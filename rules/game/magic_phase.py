@@ -25,7 +25,7 @@ house rulings for the rest. Here they are commands:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rules import magic
@@ -406,6 +406,25 @@ def _require_mystic_phase(state: State) -> None:
         require_phase(state, "activation")
 
 
+def _mystic_asked(
+    state: State,
+    side: str,
+    command: Command,
+    qualifies: Callable[[State, str], bool],
+    refusal: str,
+) -> tuple[str, dict[str, Any]]:
+    """The fighter a cast or a call names (its id and its state), in a step
+    where spells and miracles are made; ``refusal`` when it ``qualifies``
+    not (no magician, no faithful)."""
+    _require_mystic_phase(state)
+    require_no_pending(state)
+    fighter_id = command.get("fighter")
+    fighter = own_fighter(state, side, fighter_id)
+    if not qualifies(state, fighter_id):
+        raise IllegalAction(refusal, fighter=fighter["label"])
+    return fighter_id, fighter
+
+
 def _combat_refusal(state: State, fighter: Mapping[str, Any]) -> None:
     if state["phase"] == "combat":
         raise IllegalAction(
@@ -423,15 +442,13 @@ def _spell_asked(
     """The magician, the spell's name, the spell, the extra gems and the
     target a cast asks for; ``IllegalAction`` saying why when it may not be
     cast now."""
-    _require_mystic_phase(state)
-    require_no_pending(state)
-    fighter_id = command.get("fighter")
-    fighter = own_fighter(state, side, fighter_id)
-    if not is_magician(state, fighter_id):
-        raise IllegalAction(
-            _("{fighter} is not a magician with gems of mana."),
-            fighter=fighter["label"],
-        )
+    fighter_id, fighter = _mystic_asked(
+        state,
+        side,
+        command,
+        is_magician,
+        _("{fighter} is not a magician with gems of mana."),
+    )
     name = command.get("spell")
     if unlisted_caster(state, fighter_id):
         # No spell known: the spell is named, its cost and difficulty entered.
@@ -681,15 +698,13 @@ def _miracle_asked(
 ) -> tuple[dict[str, Any], str, dict[str, Any]]:
     """The faithful, the miracle's name and the miracle a call asks for;
     ``IllegalAction`` saying why when it may not be called now."""
-    _require_mystic_phase(state)
-    require_no_pending(state)
-    fighter_id = command.get("fighter")
-    fighter = own_fighter(state, side, fighter_id)
-    if not is_faithful(state, fighter_id):
-        raise IllegalAction(
-            _("{fighter} is not a faithful with temporary faith."),
-            fighter=fighter["label"],
-        )
+    fighter_id, fighter = _mystic_asked(
+        state,
+        side,
+        command,
+        is_faithful,
+        _("{fighter} is not a faithful with temporary faith."),
+    )
     name = command.get("miracle")
     if name not in known(state, fighter_id, "miracles"):
         raise IllegalAction(
