@@ -1026,17 +1026,24 @@ def _candidates(state: State, side: str) -> list[str]:
     return list((state.get("active") or {}).get("fighters", []))
 
 
+def _mystics_now(state: State, side: str, what: str) -> list[str]:
+    """The side's fighters of the active card who may cast (``what``:
+    "spells") or call ("miracles") now, alive, with nothing pending."""
+    if state["phase"] not in ("activation", "combat") or state.get("pending"):
+        return []
+    return [
+        fighter_id
+        for fighter_id in _candidates(state, side)
+        if not state["fighters"][fighter_id]["eliminated"]
+        and _may_act_now(state, side, fighter_id, what)
+    ]
+
+
 def legal_cast(state: State, side: str) -> list[dict[str, Any]]:
     """Each magician of the active card who may cast now, with the spells he
     can pay for whose frequency is not used up; the extra gems are typed."""
-    if state["phase"] not in ("activation", "combat") or state.get("pending"):
-        return []
     entries = []
-    for fighter_id in _candidates(state, side):
-        if state["fighters"][fighter_id]["eliminated"]:
-            continue
-        if not _may_act_now(state, side, fighter_id, "spells"):
-            continue
+    for fighter_id in _mystics_now(state, side, "spells"):
         if unlisted_caster(state, fighter_id):
             # The spell named, its gems and difficulty entered: no choices.
             if magic.gem_count(state["fighters"][fighter_id]["gems"]):
@@ -1082,14 +1089,8 @@ def legal_counter(state: State, side: str) -> list[dict[str, Any]]:
 
 def legal_call(state: State, side: str) -> list[dict[str, Any]]:
     """Each faithful of the active card who may call a miracle now."""
-    if state["phase"] not in ("activation", "combat") or state.get("pending"):
-        return []
     entries = []
-    for fighter_id in _candidates(state, side):
-        if state["fighters"][fighter_id]["eliminated"]:
-            continue
-        if not _may_act_now(state, side, fighter_id, "miracles"):
-            continue
+    for fighter_id in _mystics_now(state, side, "miracles"):
         miracles = [
             name
             for name in callable_miracles(state, fighter_id)
