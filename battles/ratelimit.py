@@ -109,6 +109,17 @@ def key_for(limit: Limit, parts: tuple[str, ...]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def _decision(limit: Limit, count: int, start: datetime, now: datetime) -> Decision:
+    """``count`` in the window opened at ``start``, held against ``limit``."""
+    ends = start + timedelta(seconds=limit.seconds)
+    return Decision(
+        allowed=count <= limit.attempts,
+        count=count,
+        limit=limit,
+        retry_after=max(1, math.ceil((ends - now).total_seconds())),
+    )
+
+
 def hit(limit: Limit, *parts: str, now: datetime | None = None) -> Decision:
     """Count one attempt of ``parts`` (client address, username...) under ``limit``.
 
@@ -119,13 +130,7 @@ def hit(limit: Limit, *parts: str, now: datetime | None = None) -> Decision:
     start = window_start(limit, now)
     key = key_for(limit, parts)
     count = _count(key, start, limit, now)
-    ends = start + timedelta(seconds=limit.seconds)
-    return Decision(
-        allowed=count <= limit.attempts,
-        count=count,
-        limit=limit,
-        retry_after=max(1, math.ceil((ends - now).total_seconds())),
-    )
+    return _decision(limit, count, start, now)
 
 
 def peek(limit: Limit, *parts: str, now: datetime | None = None) -> Decision:
@@ -135,13 +140,7 @@ def peek(limit: Limit, *parts: str, now: datetime | None = None) -> Decision:
     start = window_start(limit, now)
     key = key_for(limit, parts)
     count = _current(key, start) + 1
-    ends = start + timedelta(seconds=limit.seconds)
-    return Decision(
-        allowed=count <= limit.attempts,
-        count=count,
-        limit=limit,
-        retry_after=max(1, math.ceil((ends - now).total_seconds())),
-    )
+    return _decision(limit, count, start, now)
 
 
 def _current(key: str, start: datetime) -> int:

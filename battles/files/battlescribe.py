@@ -166,17 +166,25 @@ def read_catalogue(data: bytes) -> Catalogue:
     Raises ``CatalogueError`` for a file that is too big, not a catalogue,
     malformed or hostile.
     """
+    return parse_catalogue_xml(catalogue_xml(data))
+
+
+def catalogue_xml(data: bytes) -> bytes:
+    """A catalogue file's XML, unzipped where the file is (.catz, .gstz);
+    ``CatalogueError`` for a file too big or empty."""
     if len(data) > MAX_FILE_BYTES:
         raise CatalogueError(_("The file is larger than 5 MB."))
     if not data.strip():
         raise CatalogueError(_("The file is empty."))
     if data[:4] == b"PK\x03\x04":
         data = _unzip(data)
-    return parse_catalogue_xml(data)
+    return data
 
 
-def parse_catalogue_xml(xml: bytes) -> Catalogue:
-    """A catalogue from BattleScribe XML (see the module docstring)."""
+def catalogue_root(xml: bytes) -> Element:
+    """The root of a catalogue's (or game system's) XML, parsed without DTD
+    or entities; ``CatalogueError`` for XML malformed, hostile or of
+    another kind."""
     try:
         root = fromstring(
             xml, forbid_dtd=True, forbid_entities=True, forbid_external=True
@@ -196,6 +204,12 @@ def parse_catalogue_xml(xml: bytes) -> Catalogue:
         raise CatalogueError(
             _("This is not a BattleScribe catalogue (.cat) or game system (.gst).")
         )
+    return root
+
+
+def parse_catalogue_xml(xml: bytes) -> Catalogue:
+    """A catalogue from BattleScribe XML (see the module docstring)."""
+    root = catalogue_root(xml)
     name = " ".join((root.get("name") or "").split())
     profile_type_ids, characteristic_names = _profile_types(root)
     cost_type_ids = {

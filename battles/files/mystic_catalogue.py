@@ -24,17 +24,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from xml.etree.ElementTree import Element, ParseError
+from xml.etree.ElementTree import Element
 
-from defusedxml import DefusedXmlException
-from defusedxml.ElementTree import fromstring
 from django.utils.translation import gettext as _
 
 from battles.files.battlescribe import (
-    MAX_FILE_BYTES,
     CatalogueError,
     _local,
-    _unzip,
+    catalogue_root,
+    catalogue_xml,
 )
 from rules.magic import parse_difficulty
 
@@ -130,31 +128,7 @@ class MysticCatalogue:
 
 def read_mystic_catalogue(data: bytes) -> MysticCatalogue:
     """The spells and miracles of a catalogue file (.cat or .catz)."""
-    if len(data) > MAX_FILE_BYTES:
-        raise CatalogueError(_("The file is larger than 5 MB."))
-    if not data.strip():
-        raise CatalogueError(_("The file is empty."))
-    if data[:4] == b"PK\x03\x04":
-        data = _unzip(data)
-    try:
-        root = fromstring(
-            data, forbid_dtd=True, forbid_entities=True, forbid_external=True
-        )
-    except DefusedXmlException:
-        raise CatalogueError(
-            _(
-                "The file declares a DTD or entities, which a catalogue never "
-                "needs: refused for safety."
-            )
-        ) from None
-    except ParseError as error:
-        raise CatalogueError(
-            _("The file is not well-formed XML (%(error)s).") % {"error": error}
-        ) from None
-    if _local(root.tag) not in ("catalogue", "gameSystem"):
-        raise CatalogueError(
-            _("This is not a BattleScribe catalogue (.cat) or game system (.gst).")
-        )
+    root = catalogue_root(catalogue_xml(data))
     catalogue = MysticCatalogue(name=" ".join((root.get("name") or "").split()))
     _walk(root, catalogue, group="", entry=None, depth=0)
     return catalogue

@@ -437,7 +437,9 @@ def perform_action(
 
     ``faces`` are real dice entered by the player (None: the app rolls).
     Raises ``IllegalAction`` (the rules said no), ``StaleAction``,
-    ``KeyReused`` or ``GameError``; nothing is written then.
+    ``KeyReused`` or ``GameError``; nothing is written then. The table's
+    taps below (an undo, a switch of dice, time called, their answers) are
+    this with their command; their ``**tap`` is its keywords.
     """
     return perform_actions(
         game,
@@ -643,18 +645,11 @@ def undo_last_action(
     game: Game,
     side: str,
     *,
-    expected_version: int | None = None,
-    idempotency_key: str = "",
     confirmed: bool = False,
+    **tap: Any,
 ) -> ActionResult:
     """Take back ``side``'s own last action (the tap ``Undo``)."""
-    return perform_actions(
-        game,
-        side,
-        [{"type": "undo", "confirmed": confirmed}],
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-    )
+    return perform_action(game, side, {"type": "undo", "confirmed": confirmed}, **tap)
 
 
 def _undo_last(
@@ -724,17 +719,10 @@ def answer_undo(
     side: str,
     *,
     agree: bool,
-    expected_version: int | None = None,
-    idempotency_key: str = "",
+    **tap: Any,
 ) -> ActionResult:
     """The other phone agrees to (or refuses) the undo asked of it."""
-    return perform_actions(
-        game,
-        side,
-        [{"type": "answer_undo", "agree": agree}],
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-    )
+    return perform_action(game, side, {"type": "answer_undo", "agree": agree}, **tap)
 
 
 def _answer_undo(
@@ -788,18 +776,10 @@ def request_dice_mode(
     game: Game,
     side: str,
     mode: str,
-    *,
-    expected_version: int | None = None,
-    idempotency_key: str = "",
+    **tap: Any,
 ) -> ActionResult:
     """Ask to switch the game's dice (the tap ``dice_mode``)."""
-    return perform_actions(
-        game,
-        side,
-        [{"type": "dice_mode", "mode": mode}],
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-    )
+    return perform_action(game, side, {"type": "dice_mode", "mode": mode}, **tap)
 
 
 def _request_dice_mode(
@@ -857,17 +837,11 @@ def answer_dice_mode(
     side: str,
     *,
     agree: bool,
-    expected_version: int | None = None,
-    idempotency_key: str = "",
+    **tap: Any,
 ) -> ActionResult:
     """The other phone agrees to (or refuses) the switch of dice asked of it."""
-    return perform_actions(
-        game,
-        side,
-        [{"type": "answer_dice_mode", "agree": agree}],
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-    )
+    command = {"type": "answer_dice_mode", "agree": agree}
+    return perform_action(game, side, command, **tap)
 
 
 def _answer_dice_mode(
@@ -924,20 +898,12 @@ def _destroyed(game: Game) -> dict[str, int]:
 def request_time_call(
     game: Game,
     side: str,
-    *,
-    expected_version: int | None = None,
-    idempotency_key: str = "",
+    **tap: Any,
 ) -> ActionResult:
     """Call time: end the game before its last turn, as conceding does, but
     scored from the log (army points destroyed). On two phones the other side
     must agree (``answer_time_call``); on one phone, held by both, at once."""
-    return perform_actions(
-        game,
-        side,
-        [{"type": "time_call"}],
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-    )
+    return perform_action(game, side, {"type": "time_call"}, **tap)
 
 
 def _request_time_call(
@@ -962,17 +928,11 @@ def answer_time_call(
     side: str,
     *,
     agree: bool,
-    expected_version: int | None = None,
-    idempotency_key: str = "",
+    **tap: Any,
 ) -> ActionResult:
     """The other phone agrees that time is called (the game ends) or refuses."""
-    return perform_actions(
-        game,
-        side,
-        [{"type": "answer_time_call", "agree": agree}],
-        expected_version=expected_version,
-        idempotency_key=idempotency_key,
-    )
+    command = {"type": "answer_time_call", "agree": agree}
+    return perform_action(game, side, command, **tap)
 
 
 def _answer_time_call(

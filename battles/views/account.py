@@ -193,6 +193,21 @@ def recovery_codes_text(request: HttpRequest) -> HttpResponse:
     return response
 
 
+def sign_in_refused(request: HttpRequest) -> HttpResponse | None:
+    """The answer to a posted sign-in (or recovery) past its limits, per
+    address and per address and name; None while within them."""
+    username = request.POST.get("username", "").strip().casefold()[:150]
+    address = ratelimit.client_ip(request)
+    decisions = [
+        ratelimit.hit(ratelimit.SIGN_IN_ADDRESS, address),
+        ratelimit.hit(ratelimit.SIGN_IN, address, username),
+    ]
+    refused = [d for d in decisions if not d.allowed]
+    if refused:
+        return too_many_requests(request, max(refused, key=lambda d: d.retry_after))
+    return None
+
+
 @sensitive_post_parameters("code", "new_password1", "new_password2")
 @require_http_methods(["GET", "POST"])
 @never_cache
@@ -201,15 +216,9 @@ def recover(request: HttpRequest) -> HttpResponse:
     device is signed out, then this one is signed in."""
     form = RecoverForm(request.POST or None)
     if request.method == "POST":
-        username = request.POST.get("username", "").strip().casefold()[:150]
-        address = ratelimit.client_ip(request)
-        decisions = [
-            ratelimit.hit(ratelimit.SIGN_IN_ADDRESS, address),
-            ratelimit.hit(ratelimit.SIGN_IN, address, username),
-        ]
-        refused = [d for d in decisions if not d.allowed]
+        refused = sign_in_refused(request)
         if refused:
-            return too_many_requests(request, max(refused, key=lambda d: d.retry_after))
+            return refused
         if form.is_valid():
             data = form.cleaned_data
             try:

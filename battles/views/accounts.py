@@ -23,7 +23,7 @@ from battles import ratelimit
 from battles.forms.accounts import SignInForm, SignUpForm
 from battles.identity import GUEST_SESSION_KEY
 from battles.services.accounts import adopt_guest_data
-from battles.views.account import give_recovery_codes
+from battles.views.account import give_recovery_codes, sign_in_refused
 from battles.views.csrf import posted_from_no_referrer_pages
 from battles.views.errors import too_many_requests
 
@@ -126,15 +126,9 @@ def signin(request: HttpRequest) -> HttpResponse:
     """Sign in with a username and a password (limited per address and name)."""
     form = SignInForm(request)
     if request.method == "POST":
-        username = request.POST.get("username", "").strip().casefold()[:150]
-        address = ratelimit.client_ip(request)
-        decisions = [
-            ratelimit.hit(ratelimit.SIGN_IN_ADDRESS, address),
-            ratelimit.hit(ratelimit.SIGN_IN, address, username),
-        ]
-        refused = [d for d in decisions if not d.allowed]
+        refused = sign_in_refused(request)
         if refused:
-            return too_many_requests(request, max(refused, key=lambda d: d.retry_after))
+            return refused
         form = SignInForm(request, data=request.POST)
         if form.is_valid():
             _sign_in(request, form.get_user())

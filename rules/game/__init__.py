@@ -4,11 +4,18 @@
 dice)`` turns a player's tap into events (or ``IllegalAction``); ``evolve``
 folds one event into the state and ``replay`` rebuilds the state from the
 log, undos applied. ``summarize`` reads the log for the end-of-game summary.
+
+Every module of the package is imported here, once: each phase module
+declares its commands (``rules.game.commands.CommandKind``), registered in
+``COMMAND_TABLE`` at its ``TURN_PLACE`` as it is imported; a new phase module
+is one new file, and no list names it.
 """
+
+import importlib
+import pkgutil
 
 from rules.game.engine import (
     COMMAND_TABLE,
-    COMMANDS,
     choice_odds,
     decide,
     decide_and_fold,
@@ -26,6 +33,10 @@ from rules.game.evolve import (
 )
 from rules.game.legal import legal_actions, waiting_for
 from rules.game.summary import summarize
+
+for _module in pkgutil.walk_packages(__path__, f"{__name__}."):
+    importlib.import_module(_module.name)
+COMMANDS = frozenset(COMMAND_TABLE)  # every kind's name, the table filled
 
 __all__ = [
     "COMMAND_TABLE",

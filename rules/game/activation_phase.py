@@ -45,6 +45,8 @@ from rules.movement import (
 from rules.shooting import Shooter, range_band, shooting_problems, shot_difficulty
 from rules.turn import validate_activation
 
+TURN_PLACE = 30  # its commands' place in legal_actions (IV-B)
+
 MOVES = ("charge", "engagement", "run", "covered_move", "walk")
 EXCLUSIVE = ("charge", "engagement", "run", "covered_move")
 CUMULATIVE = ("walk", "shoot", "mystic")

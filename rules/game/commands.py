@@ -25,6 +25,7 @@ reads a left-out field's default, the game service reads ``batched``.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
@@ -88,6 +89,36 @@ class Field:
         return self.default if self.default is not None else self.assumed
 
 
+@dataclass(frozen=True)
+class Bound:
+    """A whole-number field's bounds in the state at hand, beyond what its
+    ``Field`` declares: the dice a parry may commit, the Enchaînement dice a
+    fighter may take, the fervour a faithful's faith allows, the reserve an
+    upkeep line may give. A kind's ``bounds(state, side, command)`` returns
+    them by field name; ``check`` refuses a value outside ``low``..``high``
+    (or left out, when ``required``: a difficulty the card does not give)
+    with ``message``, filled in with ``low``, ``high`` and ``params``; a
+    kind's ``legal`` lists ``values`` as the field's choices."""
+
+    low: int
+    high: int
+    message: str
+    params: Mapping[str, Any] | None = None
+    required: bool = False
+
+    @property
+    def values(self) -> list[int]:
+        return list(range(self.low, self.high + 1))
+
+    def holds(self, value: Any) -> bool:
+        return _whole(value) and self.low <= value <= self.high
+
+    def refusal(self) -> IllegalAction:
+        return IllegalAction(
+            self.message, low=self.low, high=self.high, **(self.params or {})
+        )
+
+
 def _whole(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -139,12 +170,18 @@ def _refusal(field: Field) -> IllegalAction:
     return IllegalAction(_("{field}: that value does not fit."), field=field.name)
 
 
-def check(declared: type[CommandKind], command: Mapping[str, Any]) -> None:
+def check(
+    declared: type[CommandKind],
+    command: Mapping[str, Any],
+    state: Any = None,
+    side: str | None = None,
+) -> None:
     """``command`` checked once against its kind's declared fields (types,
     bounds, choices, required), before its ``apply``: a value that breaks
     the declaration is refused here, so a handler trusts what it reads
     (python-chess's ``push`` trusting ``is_legal``). A field left out (or
-    ``None``) reads as the declaration says (``when_left_out``)."""
+    ``None``) reads as the declaration says (``when_left_out``). Given the
+    ``state``, the kind's ``bounds`` in that state are checked too."""
     for field in declared.fields:
         value = command.get(field.name)
         if value is None:
@@ -164,6 +201,14 @@ def check(declared: type[CommandKind], command: Mapping[str, Any]) -> None:
         if field.type in ("list", "map", "gems") and field.max_items is not None:
             if len(value) > field.max_items:
                 raise IllegalAction(_("Too many values."))
+    if state is None:
+        return
+    for name, bound in declared.bounds(state, side, command).items():
+        value = command.get(name)
+        if value is None and not bound.required:
+            continue  # left out: its default, which the bounds hold
+        if not bound.holds(value):
+            raise bound.refusal()
 
 
 def id_field(name: str, *, required: bool = True) -> Field:
@@ -235,6 +280,16 @@ WOUND_MODIFIERS = (
 
 Legal = Callable[[Any, str], list[dict[str, Any]]]
 
+
+def turn_place(kind: type[CommandKind]) -> float:
+    """Where a kind stands in its table (and so in ``legal_actions``): its
+    module's ``TURN_PLACE``, the turn's order (the rolls, the phases, a
+    side's own fighters, the upkeep, the tools at the table); a module
+    that gives none, last. A new phase module says its own place: nothing
+    else is edited. The kinds of one module keep their declaration order."""
+    return getattr(sys.modules[kind.__module__], "TURN_PLACE", float("inf"))
+
+
 COMMAND_TABLE: dict[str, type[CommandKind]] = {}
 
 
@@ -248,6 +303,10 @@ class CommandKind:
       in the shape of ``rules.game.legal.legal_actions``;
     - ``apply(batch, side, command)`` (``rolls``: ``apply(batch, side,
       command, dice)``): the events, or ``IllegalAction`` with nothing changed;
+    - ``bounds(state, side, command)``: the ``Bound`` of each field whose
+      bounds come from the state (none by default; none either where the
+      command does not apply now: its handler says why), checked with the
+      fields by ``check``;
     - ``anytime``: listed while the side waits (conceding, keeping one's own
       fighters up to date, the tools at the table);
     - ``batched``: several may come in one tap, applied as one action (a
@@ -269,10 +328,18 @@ class CommandKind:
     legal: ClassVar[Legal]
     apply: ClassVar[Callable[..., None]]
 
+    @staticmethod
+    def bounds(state: Any, side: str, command: Mapping[str, Any]) -> dict[str, Bound]:
+        return {}
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if cls.type:
             cls.registry[cls.type] = cls
+            # In the turn's order, whatever order the modules are imported in.
+            ordered = sorted(cls.registry.values(), key=turn_place)
+            cls.registry.clear()
+            cls.registry.update((kind.type, kind) for kind in ordered)
 
     @classmethod
     def field(cls, name: str) -> Field | None:
@@ -295,6 +362,7 @@ def when_left_out(kind: str, name: str) -> Any:
 
 
 __all__ = [
+    "Bound",
     "COMMAND_TABLE",
     "CommandKind",
     "Field",
@@ -312,5 +380,6 @@ __all__ = [
     "ids_field",
     "int_field",
     "text_field",
+    "turn_place",
     "when_left_out",
 ]

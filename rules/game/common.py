@@ -57,18 +57,6 @@ def faces_from(dice: DiceSource, count: int) -> list[int]:
         ) from None
 
 
-def whole_between(value: Any, low: int, high: int, message: str) -> int:
-    """``value`` if it is a whole number (not a bool) from ``low`` to ``high``,
-    else ``IllegalAction(message)`` with ``low`` and ``high`` to fill it in."""
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, int)
-        or not low <= value <= high
-    ):
-        raise IllegalAction(message, low=low, high=high)
-    return value
-
-
 def require_phase(state: State, phase: str, step: str | None = None) -> None:
     if state["phase"] == "finished":
         raise IllegalAction(_("The game is over."))

@@ -16,27 +16,13 @@ Tests follow II-A, wounds II-B.
 from __future__ import annotations
 
 from collections.abc import Mapping
-
-# Each phase module declares its commands (rules.game.commands.CommandKind):
-# importing it registers them in COMMAND_TABLE.
 from dataclasses import replace
 from typing import Any
 
 from rules.dice import DiceSource
 from rules.errors import IllegalAction, _
-from rules.game import (
-    activation_phase,
-    combat,
-    magic_phase,
-    rallying_cry,
-    rolling,
-    strategic_phase,
-    table_rolls,
-    upkeep_phase,
-)
-from rules.game import (
-    state as st,
-)
+from rules.game import state as st
+from rules.game import upkeep_phase
 from rules.game.activation_phase import movement_cm
 from rules.game.commands import (
     COMMAND_TABLE,
@@ -54,6 +40,8 @@ from rules.game.roll_numbers import roll_key, roll_number
 from rules.game.strategic_phase import tactics_candidates
 from rules.magic import MAX_GEMS, normal_reserve
 from rules.melee import house_rulings
+
+TURN_PLACE = 70  # its commands' place in legal_actions (a side's own fighters)
 
 
 def _set_routed(batch: Batch, side: str, command: Command) -> None:
@@ -255,35 +243,12 @@ class CallTime(CommandKind):
     apply = staticmethod(_call_time)
 
 
-# ``legal_actions`` lists the kinds in the order of the turn: the rolls, the
-# phases, a side's own fighters, the upkeep, the tools at the table.
-_ORDER = [
-    rolling.__name__,
-    strategic_phase.__name__,
-    activation_phase.__name__,
-    # the parts of the combat phase, in the order of a combat (the package's
-    # names hold its functions: ``combat.initiative`` is the command's)
-    *(
-        f"{combat.__name__}.{part}"
-        for part in ("forming", "initiative", "placement", "attacks", "parries", "flow")
-    ),
-    magic_phase.__name__,
-    rallying_cry.__name__,
-    __name__,
-    upkeep_phase.__name__,
-    table_rolls.__name__,
-]
-for _kind in sorted(COMMAND_TABLE.values(), key=lambda k: _ORDER.index(k.__module__)):
-    COMMAND_TABLE[_kind.type] = COMMAND_TABLE.pop(_kind.type)
-COMMANDS = frozenset(COMMAND_TABLE)
-
-
 def decide(
     state: State, side: str, command: Command, dice: DiceSource
 ) -> list[dict[str, Any]]:
     """The events a command by ``side`` produces; ``IllegalAction`` if illegal.
 
-    ``command`` is ``{"type": ..., ...}`` (see ``COMMANDS``). Events come as
+    ``command`` is ``{"type": ..., ...}`` (see ``COMMAND_TABLE``). Events come as
     ``{"kind", "side", "payload"}``; the caller numbers them.
     """
     return decide_and_fold(state, side, command, dice)[0]
@@ -305,7 +270,7 @@ def decide_and_fold(
     entry = COMMAND_TABLE.get(kind) if isinstance(kind, str) else None
     if entry is None:
         raise IllegalAction(_("Unknown action."))
-    check(entry, command)
+    check(entry, command, state, side)
     batch = Batch(state, side)
     counted = CountingDice(dice)
     entry.handle(batch, side, command, counted)
@@ -340,7 +305,6 @@ def new_game_event(setup: Mapping[str, Any]) -> dict[str, Any]:
 
 
 __all__ = [
-    "COMMANDS",
     "COMMAND_TABLE",
     "CommandKind",
     "decide_and_fold",

@@ -39,7 +39,6 @@ from rules.game import state as st
 from rules.game.combat import combat_waits_for
 from rules.game.commands import COMMAND_TABLE, when_left_out
 from rules.game.common import State
-from rules.game.engine import decide  # noqa: F401  (fills COMMAND_TABLE)
 from rules.game.rolling import six_decider
 from rules.game.upkeep_phase import upkeep_waits_for
 

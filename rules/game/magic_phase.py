@@ -25,7 +25,7 @@ house rulings for the rest. Here they are commands:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from rules import magic
@@ -37,6 +37,7 @@ from rules.game.combat import combat_waits_for
 from rules.game.commands import (
     MAX_DIFFICULTY,
     MAX_TEXT,
+    Bound,
     CommandKind,
     bool_field,
     gems_field,
@@ -52,11 +53,12 @@ from rules.game.common import (
     own_fighter,
     require_no_pending,
     require_phase,
-    whole_between,
 )
 from rules.game.follows import follows
 from rules.game.table_rolls import check_pending
 from rules.melee import ability
+
+TURN_PLACE = 50  # its commands' place in legal_actions (X, XI)
 
 SECTION_SPELL = "X"
 SECTION_MIRACLE = "XI"
@@ -404,6 +406,25 @@ def _require_mystic_phase(state: State) -> None:
         require_phase(state, "activation")
 
 
+def _mystic_asked(
+    state: State,
+    side: str,
+    command: Command,
+    qualifies: Callable[[State, str], bool],
+    refusal: str,
+) -> tuple[str, dict[str, Any]]:
+    """The fighter a cast or a call names (its id and its state), in a step
+    where spells and miracles are made; ``refusal`` when it ``qualifies``
+    not (no magician, no faithful)."""
+    _require_mystic_phase(state)
+    require_no_pending(state)
+    fighter_id = command.get("fighter")
+    fighter = own_fighter(state, side, fighter_id)
+    if not qualifies(state, fighter_id):
+        raise IllegalAction(refusal, fighter=fighter["label"])
+    return fighter_id, fighter
+
+
 def _combat_refusal(state: State, fighter: Mapping[str, Any]) -> None:
     if state["phase"] == "combat":
         raise IllegalAction(
@@ -415,18 +436,19 @@ def _combat_refusal(state: State, fighter: Mapping[str, Any]) -> None:
         )
 
 
-def cast(batch: Batch, side: str, command: Command) -> None:
-    """A magician casts a spell (digest §3)."""
-    state = batch.state
-    _require_mystic_phase(state)
-    require_no_pending(state)
-    fighter_id = command.get("fighter")
-    fighter = own_fighter(state, side, fighter_id)
-    if not is_magician(state, fighter_id):
-        raise IllegalAction(
-            _("{fighter} is not a magician with gems of mana."),
-            fighter=fighter["label"],
-        )
+def _spell_asked(
+    state: State, side: str, command: Command
+) -> tuple[dict[str, Any], str, Mapping[str, Any], dict[str, int], str | None]:
+    """The magician, the spell's name, the spell, the extra gems and the
+    target a cast asks for; ``IllegalAction`` saying why when it may not be
+    cast now."""
+    fighter_id, fighter = _mystic_asked(
+        state,
+        side,
+        command,
+        is_magician,
+        _("{fighter} is not a magician with gems of mana."),
+    )
     name = command.get("spell")
     if unlisted_caster(state, fighter_id):
         # No spell known: the spell is named, its cost and difficulty entered.
@@ -457,14 +479,28 @@ def cast(batch: Batch, side: str, command: Command) -> None:
             _("{spell}'s difficulty is worked out from its target: choose one."),
             spell=name,
         )
+    return fighter, name, spell, extra, target
+
+
+def cast_bounds(state: State, side: str, command: Command) -> dict[str, Bound]:
+    """The difficulty, asked of the player where the spell's is a formula
+    the app does not work out (or unknown)."""
+    _fighter, _name, spell, _extra, target = _spell_asked(state, side, command)
+    if spell_difficulty(state, spell, command["fighter"], target) is not None:
+        return {}
+    message = _("Give the spell's difficulty, {low} to {high}.")
+    return {"difficulty": Bound(1, MAX_DIFFICULTY, message, required=True)}
+
+
+def cast(batch: Batch, side: str, command: Command) -> None:
+    """A magician casts a spell (digest §3); ``difficulty`` within
+    ``cast_bounds``."""
+    state = batch.state
+    fighter, name, spell, extra, target = _spell_asked(state, side, command)
+    fighter_id = command["fighter"]
     difficulty = spell_difficulty(state, spell, fighter_id, target)
     if difficulty is None:
-        difficulty = whole_between(
-            command.get("difficulty"),
-            1,
-            MAX_DIFFICULTY,
-            _("Give the spell's difficulty, {low} to {high}."),
-        )
+        difficulty = command["difficulty"]
     cost = spell["cost"]
     if cost is None:
         cost = _entered_cost(command, name, spell.get("cost_text", ""))
@@ -657,18 +693,18 @@ def miracle_difficulty(miracle: Mapping[str, Any], fervour: int) -> int | None:
     return magic.parse_difficulty(difficulty).resolve({"fervour": fervour})
 
 
-def call(batch: Batch, side: str, command: Command) -> None:
-    """A faithful calls a miracle (digest §4)."""
-    state = batch.state
-    _require_mystic_phase(state)
-    require_no_pending(state)
-    fighter_id = command.get("fighter")
-    fighter = own_fighter(state, side, fighter_id)
-    if not is_faithful(state, fighter_id):
-        raise IllegalAction(
-            _("{fighter} is not a faithful with temporary faith."),
-            fighter=fighter["label"],
-        )
+def _miracle_asked(
+    state: State, side: str, command: Command
+) -> tuple[dict[str, Any], str, dict[str, Any]]:
+    """The faithful, the miracle's name and the miracle a call asks for;
+    ``IllegalAction`` saying why when it may not be called now."""
+    fighter_id, fighter = _mystic_asked(
+        state,
+        side,
+        command,
+        is_faithful,
+        _("{fighter} is not a faithful with temporary faith."),
+    )
     name = command.get("miracle")
     if name not in known(state, fighter_id, "miracles"):
         raise IllegalAction(
@@ -682,31 +718,54 @@ def call(batch: Batch, side: str, command: Command) -> None:
         _combat_refusal(state, fighter)
         check_declaration(state, side, fighter_id, "mystic")
         raise IllegalAction(_("A miracle is called in its faithful's activation."))
+    return fighter, name, miracle
+
+
+def call_bounds(state: State, side: str, command: Command) -> dict[str, Bound]:
+    """The fervour the faithful's temporary faith allows (§4.2; none at all:
+    not enough faith), and the difficulty, asked of the player where the
+    miracle's is not understood."""
+    fighter, name, miracle = _miracle_asked(state, side, command)
     low, high = magic.fervour_bounds(miracle["fervour"], fighter["faith"])
-    fervour = command.get("fervour")
-    if fervour in (None, ""):
-        fervour = low
     if low > high:
-        raise IllegalAction(
+        fervour = Bound(
+            low,
+            high,
             _("{fighter} has {faith} temporary faith: not enough for {miracle}."),
-            fighter=fighter["label"],
-            faith=fighter["faith"],
-            miracle=name,
+            {"fighter": fighter["label"], "faith": fighter["faith"], "miracle": name},
+            required=True,
         )
-    fervour = whole_between(
-        fervour,
-        low,
-        high,
-        _("The fervour counts {low} to {high}: at most the temporary faith left."),
-    )
-    difficulty = miracle_difficulty(miracle, fervour)
-    if difficulty is None:
-        difficulty = whole_between(
-            command.get("difficulty"),
+        return {"fervour": fervour}
+    bounds = {
+        "fervour": Bound(
+            low,
+            high,
+            _("The fervour counts {low} to {high}: at most the temporary faith left."),
+        )
+    }
+    chosen = command.get("fervour")
+    if miracle_difficulty(miracle, low if chosen is None else chosen) is None:
+        bounds["difficulty"] = Bound(
             1,
             MAX_DIFFICULTY,
             _("Give the miracle's difficulty, {low} to {high}."),
+            required=True,
         )
+    return bounds
+
+
+def call(batch: Batch, side: str, command: Command) -> None:
+    """A faithful calls a miracle (digest §4); ``fervour`` and ``difficulty``
+    within ``call_bounds``."""
+    state = batch.state
+    fighter, name, miracle = _miracle_asked(state, side, command)
+    fighter_id = command["fighter"]
+    fervour = command.get("fervour")
+    if fervour is None:
+        fervour = magic.fervour_bounds(miracle["fervour"], fighter["faith"])[0]
+    difficulty = miracle_difficulty(miracle, fervour)
+    if difficulty is None:
+        difficulty = command["difficulty"]
     faith = st.value_of(state, fighter_id, "FOI")
     target = _target(state, command)
     payload = {
@@ -967,17 +1026,24 @@ def _candidates(state: State, side: str) -> list[str]:
     return list((state.get("active") or {}).get("fighters", []))
 
 
+def _mystics_now(state: State, side: str, what: str) -> list[str]:
+    """The side's fighters of the active card who may cast (``what``:
+    "spells") or call ("miracles") now, alive, with nothing pending."""
+    if state["phase"] not in ("activation", "combat") or state.get("pending"):
+        return []
+    return [
+        fighter_id
+        for fighter_id in _candidates(state, side)
+        if not state["fighters"][fighter_id]["eliminated"]
+        and _may_act_now(state, side, fighter_id, what)
+    ]
+
+
 def legal_cast(state: State, side: str) -> list[dict[str, Any]]:
     """Each magician of the active card who may cast now, with the spells he
     can pay for whose frequency is not used up; the extra gems are typed."""
-    if state["phase"] not in ("activation", "combat") or state.get("pending"):
-        return []
     entries = []
-    for fighter_id in _candidates(state, side):
-        if state["fighters"][fighter_id]["eliminated"]:
-            continue
-        if not _may_act_now(state, side, fighter_id, "spells"):
-            continue
+    for fighter_id in _mystics_now(state, side, "spells"):
         if unlisted_caster(state, fighter_id):
             # The spell named, its gems and difficulty entered: no choices.
             if magic.gem_count(state["fighters"][fighter_id]["gems"]):
@@ -1023,14 +1089,8 @@ def legal_counter(state: State, side: str) -> list[dict[str, Any]]:
 
 def legal_call(state: State, side: str) -> list[dict[str, Any]]:
     """Each faithful of the active card who may call a miracle now."""
-    if state["phase"] not in ("activation", "combat") or state.get("pending"):
-        return []
     entries = []
-    for fighter_id in _candidates(state, side):
-        if state["fighters"][fighter_id]["eliminated"]:
-            continue
-        if not _may_act_now(state, side, fighter_id, "miracles"):
-            continue
+    for fighter_id in _mystics_now(state, side, "miracles"):
         miracles = [
             name
             for name in callable_miracles(state, fighter_id)
@@ -1075,6 +1135,7 @@ class Cast(CommandKind):
         gems_field("cost", "cost:", 30),
     )
     legal = staticmethod(legal_cast)
+    bounds = staticmethod(cast_bounds)
     apply = staticmethod(cast)
 
 
@@ -1101,6 +1162,7 @@ class Call(CommandKind):
         int_field("difficulty", 1, MAX_DIFFICULTY, required=False),
     )
     legal = staticmethod(legal_call)
+    bounds = staticmethod(call_bounds)
     apply = staticmethod(call)
 
 

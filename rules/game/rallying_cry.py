@@ -26,6 +26,8 @@ from rules.game.common import Batch, Command, State, label_of, own_fighter
 from rules.game.follows import follows
 from rules.melee import ability
 
+TURN_PLACE = 60  # its commands' place in legal_actions
+
 SECTION = "IX"
 NAMES = ("Cri de ralliement", "Rallying Cry")
 

@@ -41,6 +41,8 @@ from rules.game.table_rolls import (
 from rules.several_dice import DiceTest
 from rules.wounds import STEPS_TO_DIE, Health, wound_roll
 
+TURN_PLACE = 10  # its commands' place in legal_actions (a pending roll's, first)
+
 
 def legal_roll(state: State, side: str) -> list[dict[str, Any]]:
     pending = state["pending"]

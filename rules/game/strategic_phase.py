@@ -24,6 +24,8 @@ from rules.game.common import (
 from rules.sequence import validate_sequence
 from rules.tactics import Army, TacticsFighter, tactics_eligibility
 
+TURN_PLACE = 20  # its commands' place in legal_actions (IV-A)
+
 
 def _tactics_rolled(state: State) -> bool:
     """Whether the Tactics roll is made (or under way) this turn (IV-A-2)."""

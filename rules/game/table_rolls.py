@@ -51,6 +51,8 @@ from rules.several_dice import (
     dice_test_success,
 )
 
+TURN_PLACE = 90  # its commands' place in legal_actions (the table's tools, last)
+
 USES = ("courage", "rally", "spell", "miracle", "skill", "other")
 MAX_MODIFIER = 10
 MAX_LABEL = 60

@@ -24,6 +24,7 @@ from rules.game import state as st
 from rules.game.commands import (
     MAX_DIFFICULTY,
     MAX_KEY,
+    Bound,
     CommandKind,
     bool_field,
     choice_field,
@@ -39,7 +40,6 @@ from rules.game.common import (
     fraction_text,
     require_no_pending,
     require_phase,
-    whole_between,
 )
 from rules.game.follows import follows, then
 from rules.game.table_rolls import check_pending
@@ -47,6 +47,8 @@ from rules.melee import HOUSE_RULINGS
 from rules.odds import test_success
 from rules.tactics import parse_skill
 from rules.upkeep import UpkeepFighter, UpkeepStep, upkeep_checklist
+
+TURN_PLACE = 80  # its commands' place in legal_actions (IV-D)
 
 STEP_ORDER = [step.name.lower() for step in UpkeepStep]
 EFFECT_KINDS = ("harmful", "skill", "spell", "miracle", "other")
@@ -248,8 +250,11 @@ def item_side(state: Mapping[str, Any], item: Mapping[str, Any]) -> str | None:
     return None
 
 
-def tick_upkeep(batch: Batch, side: str, command: Command, dice=None) -> None:
-    state = batch.state
+def _item_asked(
+    state: Mapping[str, Any], side: str, command: Command
+) -> Mapping[str, Any]:
+    """The upkeep line a tick names; ``IllegalAction`` saying why when
+    ``side`` may not tick it now."""
     require_phase(state, "upkeep")
     require_no_pending(state)
     item = _next_item(state, command)
@@ -259,6 +264,45 @@ def tick_upkeep(batch: Batch, side: str, command: Command, dice=None) -> None:
             _("Side {side} does this upkeep item: its own fighter's."),
             side=owner.upper(),
         )
+    return item
+
+
+def _gives_reserve(state: Mapping[str, Any], item: Mapping[str, Any]) -> bool:
+    """Whether the line's ``value`` is a mana or faith reserve (not gems)."""
+    fighter_id = item["fighter"]
+    return (
+        item["step"] in ("faith", "mana")
+        and bool(fighter_id)
+        and not (
+            item["step"] == "mana"
+            and state["fighters"][fighter_id].get("gems") is not None
+        )
+    )
+
+
+def tick_upkeep_bounds(
+    state: Mapping[str, Any], side: str, command: Command
+) -> dict[str, Bound]:
+    """The mana or faith a reserve line may give (``reserve_bounds``)."""
+    item = _item_asked(state, side, command)
+    if command.get("all_markers") or not _gives_reserve(state, item):
+        return {}
+    bounds = reserve_bounds(state, item)
+    message = _(
+        "{fighter}: give {low} to {high} (at most the card's {code}, "
+        "the table's convention: {section} are not among the rules at hand)."
+    )
+    params = {
+        "fighter": state["fighters"][item["fighter"]]["label"],
+        "code": bounds["characteristic"],
+        "section": RESERVE_CONVENTION,
+    }
+    return {"value": Bound(bounds["low"], bounds["high"], message, params)}
+
+
+def tick_upkeep(batch: Batch, side: str, command: Command, dice=None) -> None:
+    state = batch.state
+    item = _item_asked(state, side, command)
     if command.get("all_markers"):
         _remove_markers(batch, side, item)
         return
@@ -307,20 +351,16 @@ def _tick(
         if command.get("rallied"):
             changes.append({"fighter": fighter_id, "changes": {"routed": False}})
         extra["rallied"] = bool(command.get("rallied"))
-    if (
-        item["step"] == "mana"
-        and fighter_id
-        and state["fighters"][fighter_id].get("gems") is not None
-    ):
-        extra["reserve"] = then("recovery")(state, fighter_id, command.get("gems"))
-        if extra["reserve"]["after"] != extra["reserve"]["before"]:
-            after = extra["reserve"]["after"]
-            changes.append({"fighter": fighter_id, "changes": {"gems": after}})
-    elif item["step"] in ("faith", "mana") and fighter_id:
+    if _gives_reserve(state, item):
         extra["reserve"] = _reserve_value(state, item, command.get("value"))
         before, after = extra["reserve"]["before"], extra["reserve"]["after"]
         if after != before:
             changes.append({"fighter": fighter_id, "changes": {item["step"]: after}})
+    elif item["step"] == "mana" and fighter_id:  # a reserve of gems (X-G-1)
+        extra["reserve"] = then("recovery")(state, fighter_id, command.get("gems"))
+        if extra["reserve"]["after"] != extra["reserve"]["before"]:
+            after = extra["reserve"]["after"]
+            changes.append({"fighter": fighter_id, "changes": {"gems": after}})
     if item["step"] == "markers" and fighter_id:
         if item["key"].endswith(":sonné"):
             changes.append({"fighter": fighter_id, "changes": {"stunned": False}})
@@ -362,26 +402,11 @@ def reserve_bounds(state: Mapping[str, Any], item: Mapping[str, Any]) -> dict:
 def _reserve_value(
     state: Mapping[str, Any], item: Mapping[str, Any], value: Any
 ) -> dict[str, Any]:
-    """The mana or faith a player gives for the line, refused out of bounds."""
+    """The mana or faith a player gives for the line (within
+    ``tick_upkeep_bounds``)."""
     bounds = reserve_bounds(state, item)
     if value is None:  # the reserve kept as it is, or the card's (HR-F1)
         value = bounds.get("printed", bounds["current"])
-    elif (
-        isinstance(value, bool)
-        or not isinstance(value, int)
-        or not bounds["low"] <= value <= bounds["high"]
-    ):
-        raise IllegalAction(
-            _(
-                "{fighter}: give {low} to {high} (at most the card's {code}, "
-                "the table's convention: {section} are not among the rules at hand)."
-            ),
-            fighter=state["fighters"][item["fighter"]]["label"],
-            low=bounds["low"],
-            high=bounds["high"],
-            code=bounds["characteristic"],
-            section=RESERVE_CONVENTION,
-        )
     return {
         "reserve": item["step"],
         "before": bounds["current"],
@@ -643,20 +668,15 @@ def _effect_upkeep(
     return {"effect": {"id": effect["id"], "ends": True}}
 
 
-def record_effect(batch: Batch, side: str, command: Command) -> None:
-    """A player records a lasting effect on a fighter (II-C-3, IV-D-3).
-
-    A spell, a miracle, a harmful effect, a skill (such as Régénération/X) or
-    another effect; its duration (end of turn, N turns, permanent, or
-    "Entretien/X": while its caster pays X mana or temporary faith in each
-    upkeep). The side that records it owns it and does its upkeep.
-    """
-    state = batch.state
+def _effect_asked(
+    state: Mapping[str, Any], side: str, command: Command
+) -> tuple[dict[str, Any], str, str, str]:
+    """The fighter, name, kind and duration of the effect a player records;
+    ``IllegalAction`` saying why when it cannot be recorded."""
     if state["phase"] == "finished":
         raise IllegalAction(_("The game is over."))
     require_no_pending(state)
-    effects = state.get("effects", [])
-    if len(effects) >= MAX_EFFECTS:
+    if len(state.get("effects", [])) >= MAX_EFFECTS:
         raise IllegalAction(_("Too many lasting effects: end some first."))
     target = st.living_fighter(state, command.get("fighter"))
     name = " ".join(str(command.get("name") or "").split())
@@ -674,6 +694,61 @@ def record_effect(batch: Batch, side: str, command: Command) -> None:
         raise IllegalAction(
             _("Give a duration: end of turn, N turns, permanent or upkeep (II-C-3).")
         )
+    return target, name, kind, duration
+
+
+def _upkeep_caster(
+    state: Mapping[str, Any], side: str, command: Command, kind: str
+) -> tuple[str, str]:
+    """Who pays an Entretien/X effect's upkeep, and in what (II-C-3)."""
+    if kind == "skill":
+        # Entretien/X is paid in mana or temporary faith (II-C-3): a skill's
+        # effect (Régénération/X...) has no caster paying for it.
+        raise IllegalAction(
+            _("A skill is not upkept with mana or faith: give it another duration.")
+        )
+    caster_id = command.get("caster") or command["fighter"]
+    caster = st.living_fighter(state, caster_id)
+    if caster["side"] != side:
+        raise IllegalAction(_("Its upkeep is paid by one of your own fighters."))
+    resource = "faith" if kind == "miracle" else "mana"
+    if caster.get(resource) is None:
+        raise IllegalAction(
+            _("{fighter} has no such reserve."), fighter=caster["label"]
+        )
+    return caster_id, resource
+
+
+MAX_UPKEEP_COST = 99  # Entretien/X's X, in mana or temporary faith
+
+
+def record_effect_bounds(
+    state: Mapping[str, Any], side: str, command: Command
+) -> dict[str, Bound]:
+    """An effect for N turns needs its ``turns``; one upkept, its ``cost``."""
+    _target, _name, kind, duration = _effect_asked(state, side, command)
+    if duration == "turns":
+        message = _("An effect lasts {low} to {high} turns.")
+        return {"turns": Bound(1, MAX_EFFECT_TURNS, message, required=True)}
+    if duration == "upkeep":
+        _upkeep_caster(state, side, command, kind)
+        message = _("An upkeep cost counts {low} to {high} (Entretien/X, II-C-3).")
+        return {"cost": Bound(0, MAX_UPKEEP_COST, message, required=True)}
+    return {}
+
+
+def record_effect(batch: Batch, side: str, command: Command) -> None:
+    """A player records a lasting effect on a fighter (II-C-3, IV-D-3).
+
+    A spell, a miracle, a harmful effect, a skill (such as Régénération/X) or
+    another effect; its duration (end of turn, N turns, permanent, or
+    "Entretien/X": while its caster pays X mana or temporary faith in each
+    upkeep). The side that records it owns it and does its upkeep.
+    ``turns`` and ``cost`` within ``record_effect_bounds``.
+    """
+    state = batch.state
+    target, name, kind, duration = _effect_asked(state, side, command)
+    effects = state.get("effects", [])
     effect: dict[str, Any] = {
         "id": f"e{len(effects) + 1}-{state['turn']}-{command.get('fighter')}",
         "name": name,
@@ -692,38 +767,10 @@ def record_effect(batch: Batch, side: str, command: Command) -> None:
     while any(e["id"] == effect["id"] for e in effects):
         effect["id"] += "'"
     if duration == "turns":
-        effect["turns_left"] = whole_between(
-            command.get("turns"),
-            1,
-            MAX_EFFECT_TURNS,
-            _("An effect lasts {low} to {high} turns."),
-        )
-    if duration == "upkeep" and kind == "skill":
-        # Entretien/X is paid in mana or temporary faith (II-C-3): a skill's
-        # effect (Régénération/X...) has no caster paying for it.
-        raise IllegalAction(
-            _("A skill is not upkept with mana or faith: give it another duration.")
-        )
+        effect["turns_left"] = command["turns"]
     if duration == "upkeep":
-        caster_id = command.get("caster") or command["fighter"]
-        caster = st.living_fighter(state, caster_id)
-        if caster["side"] != side:
-            raise IllegalAction(_("Its upkeep is paid by one of your own fighters."))
-        resource = "faith" if kind == "miracle" else "mana"
-        if caster.get(resource) is None:
-            raise IllegalAction(
-                _("{fighter} has no such reserve."), fighter=caster["label"]
-            )
-        effect.update(
-            caster=caster_id,
-            resource=resource,
-            cost=whole_between(
-                command.get("cost"),
-                0,
-                99,
-                _("An upkeep cost counts {low} to {high} (Entretien/X, II-C-3)."),
-            ),
-        )
+        caster_id, resource = _upkeep_caster(state, side, command, kind)
+        effect.update(caster=caster_id, resource=resource, cost=command["cost"])
     batch.emit(
         "effect_recorded",
         {"effect": effect, "label": target["label"], "section": "II-C-3"},
@@ -915,6 +962,7 @@ class TickUpkeep(CommandKind):
         gems_field("gems", "gems:", 99),
     )
     legal = staticmethod(legal_tick_upkeep)
+    bounds = staticmethod(tick_upkeep_bounds)
     apply = staticmethod(tick_upkeep)
 
 
@@ -940,13 +988,14 @@ class RecordEffect(CommandKind):
         int_field(
             "cost",
             0,
-            99,
+            MAX_UPKEEP_COST,
             required=False,
             message=_("An upkeep cost counts {low} to {high}."),
         ),
         id_field("caster", required=False),
     )
     legal = staticmethod(legal_record_effect)
+    bounds = staticmethod(record_effect_bounds)
     apply = staticmethod(record_effect)
 
 

@@ -73,6 +73,23 @@ class ClubForm(LeagueForm):
         return self.cleaned_data["name"].strip()
 
 
+def tiebreaker_order(form: forms.Form, cleaned: dict, slots: int) -> list[str]:
+    """The tie-breakers chosen in the form's slots ``tiebreaker_1``..,
+    in order, the empty ones left out; one listed twice is refused next to
+    its second slot."""
+    order: list[str] = []
+    for slot in range(1, slots + 1):
+        name = cleaned.get(f"tiebreaker_{slot}")
+        if not name:
+            continue
+        if name in order:
+            form.add_error(
+                f"tiebreaker_{slot}", _("This tie-breaker is already listed.")
+            )
+        order.append(name)
+    return order
+
+
 class SeasonForm(CheckedModelForm):
     """A season: dates, points per result, army points limit, tie-breakers, pairing."""
 
@@ -116,17 +133,7 @@ class SeasonForm(CheckedModelForm):
 
     def clean(self):
         cleaned = super().clean()
-        order = []
-        for slot in range(1, TIEBREAKER_SLOTS + 1):
-            name = cleaned.get(f"tiebreaker_{slot}")
-            if not name:
-                continue
-            if name in order:
-                self.add_error(
-                    f"tiebreaker_{slot}", _("This tie-breaker is already listed.")
-                )
-            order.append(name)
-        cleaned["tiebreakers"] = order
+        cleaned["tiebreakers"] = tiebreaker_order(self, cleaned, TIEBREAKER_SLOTS)
         starts, ends = cleaned.get("starts"), cleaned.get("ends")
         if starts and ends and ends < starts:
             self.add_error("ends", _("The season ends after it starts."))

@@ -13,6 +13,7 @@ from battles.league.forms.league import (
     _date_field,
     _score_field,
     people_choices,
+    tiebreaker_order,
 )
 from battles.league.models.league import MAX_SCORE
 from battles.league.models.tournament import MAX_ROUNDS, FirstRound
@@ -121,16 +122,7 @@ class TournamentForm(LeagueForm):
 
     def clean(self):
         cleaned = super().clean()
-        order = []
-        for slot in range(1, EVENT_TIEBREAKER_SLOTS + 1):
-            name = cleaned.get(f"tiebreaker_{slot}")
-            if not name:
-                continue
-            if name in order:
-                self.add_error(
-                    f"tiebreaker_{slot}", _("This tie-breaker is already listed.")
-                )
-            order.append(name)
+        order = tiebreaker_order(self, cleaned, EVENT_TIEBREAKER_SLOTS)
         cleaned["tiebreakers"] = tuple(order)
         return cleaned
 

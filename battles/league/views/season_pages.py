@@ -33,6 +33,7 @@ from battles.league.presenters import rating_chart, rating_curve_points
 from battles.league.services import exports
 from battles.league.services.errors import LeagueError
 from battles.league.views.access import club_for_admin, qr, season_for_member
+from battles.league.views.exports import csv_response
 from battles.validation import add_field_error
 
 User = get_user_model()
@@ -252,26 +253,18 @@ def season_player(request: HttpRequest, season_id: int, user_id: int) -> HttpRes
     return render(request, "battles/league/player.html", context)
 
 
-def _csv(sheet: exports.Sheet) -> HttpResponse:
-    response = HttpResponse(
-        exports.csv_text(sheet), content_type="text/csv; charset=utf-8"
-    )
-    response["Content-Disposition"] = f'attachment; filename="{sheet.filename}"'
-    return response
-
-
 @login_required
 @require_GET
 def season_standings_csv(request: HttpRequest, season_id: int) -> HttpResponse:
     season, _member = season_for_member(request, season_id)
-    return _csv(exports.standings_sheet(season))
+    return csv_response(exports.standings_sheet(season))
 
 
 @login_required
 @require_GET
 def season_results_csv(request: HttpRequest, season_id: int) -> HttpResponse:
     season, _member = season_for_member(request, season_id)
-    return _csv(exports.results_sheet(season))
+    return csv_response(exports.results_sheet(season))
 
 
 @login_required
@@ -279,4 +272,4 @@ def season_results_csv(request: HttpRequest, season_id: int) -> HttpResponse:
 def season_t3_csv(request: HttpRequest, season_id: int) -> HttpResponse:
     """The season's final placements for T³ (the European ranking)."""
     season, _member = season_for_member(request, season_id)
-    return _csv(exports.t3_sheet(season))
+    return csv_response(exports.t3_sheet(season))

@@ -13,6 +13,16 @@ from battles.services.armies import ArmyError
 from battles.services.catalogues import import_catalogue
 
 
+def catalogue_file(path: Path) -> bytes:
+    """A catalogue file's bytes; ``CommandError`` for one too big or unread."""
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise CommandError(f"{path}: larger than 5 MB, refused.")
+        return path.read_bytes()
+    except OSError as error:
+        raise CommandError(f"{path}: {error.strerror}.") from None
+
+
 class Command(BaseCommand):
     help = (
         "Import the 'Profile Card' profiles of BattleScribe / New Recruit "
@@ -38,12 +48,7 @@ class Command(BaseCommand):
                 raise CommandError(f"No people named {people!r}.")
         failed = False
         for path in paths:
-            try:
-                if path.stat().st_size > MAX_FILE_BYTES:
-                    raise CommandError(f"{path}: larger than 5 MB, refused.")
-                data = path.read_bytes()
-            except OSError as error:
-                raise CommandError(f"{path}: {error.strerror}.") from None
+            data = catalogue_file(path)
             try:
                 summary = import_catalogue(data, people=people_row)
             except ArmyError as error:

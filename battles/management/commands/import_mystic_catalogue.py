@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from battles.files.battlescribe import MAX_FILE_BYTES
+from battles.management.commands.import_catalogue import catalogue_file
 from battles.services.armies import ArmyError
 from battles.services.mystic import import_mystic_catalogue
 
@@ -27,12 +27,7 @@ class Command(BaseCommand):
     def handle(self, *args, paths: list[Path], **options):
         failed = False
         for path in paths:
-            try:
-                if path.stat().st_size > MAX_FILE_BYTES:
-                    raise CommandError(f"{path}: larger than 5 MB, refused.")
-                data = path.read_bytes()
-            except OSError as error:
-                raise CommandError(f"{path}: {error.strerror}.") from None
+            data = catalogue_file(path)
             try:
                 summary = import_mystic_catalogue(data, source_detail=path.name)
             except ArmyError as error:

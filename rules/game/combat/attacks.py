@@ -60,6 +60,8 @@ from rules.melee import (
 )
 from rules.several_dice import dice_test_success
 
+TURN_PLACE = 43  # its commands' place in legal_actions (VII-C-3)
+
 
 def legal_attack(state: State, side: str) -> list[dict[str, Any]]:
     combat = current_combat(state)

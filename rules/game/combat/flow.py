@@ -41,6 +41,8 @@ from rules.game.common import (
 from rules.game.follows import follows
 from rules.game.upkeep_phase import start_upkeep
 
+TURN_PLACE = 45  # its commands' place in legal_actions (a combat's end)
+
 
 @follows("combat.settle_combat")
 def settle_combat(batch: Batch) -> None:

@@ -44,6 +44,8 @@ from rules.melee import (
     validate_combats,
 )
 
+TURN_PLACE = 40  # its commands' place in legal_actions (IV-C; a combat: 40-45)
+
 
 def start_combat_phase(batch: Batch) -> None:
     """Open the combat phase: the Tactics winner splits the melees (IV-C)."""
@@ -150,18 +152,25 @@ def legal_form_combats(state: State, side: str) -> list[dict[str, Any]]:
     return [{"type": "form_combats", "choices": {"combats": ["suggested"]}}]
 
 
-def legal_choose_combat(state: State, side: str) -> list[dict[str, Any]]:
+def _combats_to_pick(state: State) -> list[int]:
+    """The combats not fought yet, while the next one is to be picked
+    (VII-B: none under way); none otherwise."""
     combat_state = state["combat"]
     if (
         state["phase"] != "combat"
         or state["step"] != "fighting"
         or combat_state is None
         or combat_state["current"] is not None
-        or combat_state["picker"] != side
     ):
         return []
-    left = [i for i, c in enumerate(combat_state["combats"]) if not c["done"]]
-    return [{"type": "choose_combat", "choices": {"combat": left}}] if left else []
+    return [i for i, c in enumerate(combat_state["combats"]) if not c["done"]]
+
+
+def legal_choose_combat(state: State, side: str) -> list[dict[str, Any]]:
+    left = _combats_to_pick(state)
+    if not left or state["combat"]["picker"] != side:
+        return []
+    return [{"type": "choose_combat", "choices": {"combat": left}}]
 
 
 def choose_combat(batch: Batch, side: str, command: Command) -> None:
@@ -177,13 +186,8 @@ def choose_combat(batch: Batch, side: str, command: Command) -> None:
             _("Side {side} picks the next combat."),
             side=combat_state["picker"].upper(),
         )
-    index = command.get("combat")
-    if (
-        isinstance(index, bool)
-        or not isinstance(index, int)
-        or not 0 <= index < len(combat_state["combats"])
-        or combat_state["combats"][index]["done"]
-    ):
+    index = command["combat"]  # a whole number (its field)
+    if index not in _combats_to_pick(state):
         raise IllegalAction(_("Pick a combat that has not been fought yet."))
     _choose(batch, index)
 
@@ -218,15 +222,7 @@ def _auto_choose(batch: Batch) -> None:
     """Only one combat left to fight: it is fought next without a tap (the
     picker has no choice, VII-B)."""
     state = batch.state
-    combat_state = state["combat"]
-    if (
-        state["phase"] != "combat"
-        or state["step"] != "fighting"
-        or combat_state is None
-        or combat_state["current"] is not None
-    ):
-        return
-    left = [i for i, c in enumerate(combat_state["combats"]) if not c["done"]]
+    left = _combats_to_pick(state)
     if len(left) == 1 and not any(
         then("combat.legal_pursue")(state, s) for s in st.SIDES
     ):

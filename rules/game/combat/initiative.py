@@ -40,6 +40,8 @@ from rules.game.pending import (
     opposed_resolution,
 )
 
+TURN_PLACE = 41  # its commands' place in legal_actions (VII-C-2)
+
 
 def legal_initiative(state: State, side: str) -> list[dict[str, Any]]:
     combat = current_combat(state)

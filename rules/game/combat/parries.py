@@ -28,6 +28,7 @@ from rules.game.combat.under_way import (
     ruling,
 )
 from rules.game.commands import (
+    Bound,
     CommandKind,
     bool_field,
     int_field,
@@ -50,6 +51,8 @@ from rules.melee import (
 )
 from rules.several_dice import dice_test_success
 
+TURN_PLACE = 44  # its commands' place in legal_actions (VII-C-4)
+
 
 @follows("combat._parry_limit")
 def _parry_limit(state: State, combat: Mapping[str, Any], target: str) -> int:
@@ -60,28 +63,35 @@ def _parry_limit(state: State, combat: Mapping[str, Any], target: str) -> int:
     return min(left, MAX_PARRY_DICE)
 
 
-def legal_parry(state: State, side: str) -> list[dict[str, Any]]:
+def _parry_asked(state: State, side: str | None = None) -> bool:
+    """Whether an attack waits for its target's parry (by ``side``)."""
     pending = state["pending"]
-    if (
-        not pending
-        or pending.get("purpose") != "parry"
-        or pending["kind"] != "choice"
-        or pending["side"] != side
-    ):
+    return bool(
+        pending
+        and pending.get("purpose") == "parry"
+        and pending["kind"] == "choice"
+        and (side is None or pending["side"] == side)
+    )
+
+
+def parry_bounds(state: State, side: str, command: Command) -> dict[str, Bound]:
+    """The defence dice this parry may commit (``_parry_limit``, asked when
+    the attack was made)."""
+    if not _parry_asked(state, side):
+        return {}
+    limit = state["pending"]["max_dice"]
+    message = _("Commit 0 to {count} defence dice to this parry.")
+    return {"dice": Bound(0, limit, message, {"count": limit})}
+
+
+def legal_parry(state: State, side: str) -> list[dict[str, Any]]:
+    if not _parry_asked(state, side):
         return []
-    limit = pending["max_dice"]
-    entries = [
-        {
-            "type": "parry",
-            "choices": {"dice": list(range(limit + 1)), "counter": [False]},
-        }
-    ]
-    if pending["counter_allowed"] and limit > 0:
+    dice = parry_bounds(state, side, {})["dice"].values
+    entries = [{"type": "parry", "choices": {"dice": dice, "counter": [False]}}]
+    if state["pending"]["counter_allowed"] and dice[1:]:
         entries.append(
-            {
-                "type": "parry",
-                "choices": {"dice": list(range(1, limit + 1)), "counter": [True]},
-            }
+            {"type": "parry", "choices": {"dice": dice[1:], "counter": [True]}}
         )
     return entries
 
@@ -110,18 +120,13 @@ def parry(batch: Batch, side: str, command: Command) -> None:
     cannot be withdrawn")."""
     state = batch.state
     pending = state["pending"]
-    if not pending or pending.get("purpose") != "parry" or pending["kind"] != "choice":
+    if not _parry_asked(state):
         raise IllegalAction(_("There is no attack to parry now."))
     if pending["side"] != side:
         raise IllegalAction(_("Only the defender's side decides to parry."))
     context = pending["context"]
     index, combat = _current(state)
-    dice = command.get("dice")
-    limit = pending["max_dice"]
-    if isinstance(dice, bool) or not isinstance(dice, int) or not 0 <= dice <= limit:
-        raise IllegalAction(
-            _("Commit 0 to {count} defence dice to this parry."), count=limit
-        )
+    dice = command["dice"]  # within ``parry_bounds``
     counter = command.get("counter", False)
     if counter and not pending["counter_allowed"]:
         raise IllegalAction(
@@ -335,6 +340,7 @@ class Parry(CommandKind):
     section = "VII-C-4"
     fields = (int_field("dice", 0, MAX_COMBAT_DICE), bool_field("counter"))
     legal = staticmethod(legal_parry)
+    bounds = staticmethod(parry_bounds)
     apply = staticmethod(parry)
 
 

@@ -24,6 +24,7 @@ from rules.game.combat.under_way import (
     unplaced,
 )
 from rules.game.commands import (
+    Bound,
     CommandKind,
     bool_field,
     id_field,
@@ -45,6 +46,8 @@ from rules.melee import (
     war_fury_qualifies,
 )
 
+TURN_PLACE = 42  # its commands' place in legal_actions (VII-C-1)
+
 
 def forced_defence(state: State, fighter_id: str) -> str | None:
     """Why the fighter places no die in attack: ``"disengagement"`` (S3), or
@@ -59,17 +62,57 @@ def forced_defence(state: State, fighter_id: str) -> str | None:
     return None
 
 
+def place_dice_bounds(state: State, side: str, command: Command) -> dict[str, Bound]:
+    """The Enchaînement dice a fighter may take (§4 [read] S11: "up to X"),
+    and the dice it may place in attack: its combat dice and those taken.
+    None while its placement is not asked (``place_dice`` says why)."""
+    combat = current_combat(state)
+    fighter_id = command.get("fighter")
+    if (
+        combat is None
+        or state["pending"]
+        or combat["stage"] != "placing"
+        or fighter_id not in members(combat)
+        or state["fighters"][fighter_id]["side"] != side
+        or combat["dice"][fighter_id]["attack"] is not None
+        or side not in placing_sides(state, combat)
+    ):
+        return {}
+    label = label_of(state, fighter_id)
+    allowed = sequence_dice(skills_of(state, fighter_id))
+    sequence = Bound(
+        0,
+        allowed,
+        _("{fighter} takes 0 to {count} extra dice (Enchaînement).")
+        if allowed
+        else _("{fighter} has no Enchaînement: no extra die."),
+        {"fighter": label, "count": allowed},
+    )
+    extra = command.get("sequence") or 0
+    total = combat["dice"][fighter_id]["total"] + (
+        extra if sequence.holds(extra) else 0
+    )
+    attack = Bound(
+        0,
+        total,
+        _("{fighter} places 0 to {count} dice in attack."),
+        {"fighter": label, "count": total},
+    )
+    return {"sequence": sequence, "attack": attack}
+
+
 def legal_place_dice(state: State, side: str) -> list[dict[str, Any]]:
     combat = current_combat(state)
     if combat is None or state["pending"] or side not in placing_sides(state, combat):
         return []
     result = []
     for fighter_id in unplaced(state, combat, side):
-        total = combat["dice"][fighter_id]["total"]
         forced = forced_defence(state, fighter_id)
         fury = has(state, fighter_id, WAR_FURY)
-        for extra in range(sequence_dice(skills_of(state, fighter_id)) + 1):
-            dice = total + extra
+        command = {"fighter": fighter_id}
+        for extra in place_dice_bounds(state, side, command)["sequence"].values:
+            command["sequence"] = extra
+            dice = place_dice_bounds(state, side, command)["attack"].high
             attack = [0] if forced else list(range(dice + 1))
             result.append(
                 {
@@ -160,36 +203,10 @@ def place_dice(
             )
         )
     label = label_of(state, fighter_id)
-    allowed = sequence_dice(skills_of(state, fighter_id))
-    extra_dice = command.get("sequence", 0)
-    if extra_dice is None:
-        extra_dice = 0
-    if (
-        isinstance(extra_dice, bool)
-        or not isinstance(extra_dice, int)
-        or not 0 <= extra_dice <= allowed
-    ):
-        if not allowed:
-            raise IllegalAction(
-                _("{fighter} has no Enchaînement: no extra die."), fighter=label
-            )
-        raise IllegalAction(
-            _("{fighter} takes 0 to {count} extra dice (Enchaînement)."),
-            fighter=label,
-            count=allowed,
-        )
+    # Within ``place_dice_bounds`` (a forced placement's 0 too).
+    extra_dice = command.get("sequence") or 0
     total = combat["dice"][fighter_id]["total"] + extra_dice
-    attack = command.get("attack")
-    if (
-        isinstance(attack, bool)
-        or not isinstance(attack, int)
-        or not 0 <= attack <= total
-    ):
-        raise IllegalAction(
-            _("{fighter} places 0 to {count} dice in attack."),
-            fighter=label,
-            count=total,
-        )
+    attack = command["attack"]
     forced = forced_defence(state, fighter_id)
     extra: dict[str, Any] = {}
     if forced and attack > 0:
@@ -280,4 +297,5 @@ class PlaceDice(CommandKind):
         bool_field("war_fury"),
     )
     legal = staticmethod(legal_place_dice)
+    bounds = staticmethod(place_dice_bounds)
     apply = staticmethod(place_dice)
