@@ -239,8 +239,10 @@
     while (list.children.length > LOG_ON_BOARD) list.lastElementChild.remove();
   }
 
-  // Once the frame is painted (a hidden page paints no frame: at the latest
-  // after a tenth of a second).
+  // Once the frame is painted, after what else waited for that frame (a
+  // task queued from a frame callback runs after the paint; this one queues
+  // its own from such a task, so it comes after theirs). A hidden page paints
+  // no frame: at the latest after a tenth of a second.
   function afterPaint(callback) {
     var done = false;
     function once() {
@@ -249,7 +251,9 @@
       callback();
     }
     window.requestAnimationFrame(function () {
-      window.setTimeout(once, 0);
+      window.setTimeout(function () {
+        window.setTimeout(once, 0);
+      }, 0);
     });
     window.setTimeout(once, 100);
   }
