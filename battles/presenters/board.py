@@ -86,6 +86,7 @@ def build_board(
     if viewer.holds_both_sides:
         private_to = [] if handover or side is None else [side]
     only = changed_fighters(before, state) if before is not None else None
+    piles = activation.pile_counts(state, private_to)
     return {
         "game": game,
         "state": state,
@@ -95,13 +96,16 @@ def build_board(
         "handover": handover,
         "status": status_line(state, viewer.sides, side),
         "sides": read.sides,
-        "piles": activation.pile_counts(state, private_to),
+        "piles": piles,
         "fighters": fighters_by_side(state, only),
         "changed": only,
         "flee": _flee(state, viewer, side, offers),
         # A refusal leaves the game as it was: the forms outside the panel
         # stay (the tapped one keeps its choice, and its message goes by it).
         "moved": since is None or game.version != since,
+        # A small answer sends the parts outside the panel only when they
+        # changed: their forms post the version the board shows (live.js).
+        **_parts_changed(game, viewer, before, piles, private_to),
         **_log_part(state, read, private_to, since),
         "tap": new_tap_key,
         "act_url": reverse("game_act", args=[game.public_id]),
@@ -124,6 +128,21 @@ def build_board(
         "undo_confirm": undo_confirm,
         "rulings": rulings_in_force(state) if since is None else [],
         "conventions": conventions() if since is None else [],
+    }
+
+
+def _parts_changed(game, viewer, before, piles, private_to) -> dict[str, bool]:
+    """Which parts outside the panel a small answer (``before`` given) sends
+    again: the draws when their counts moved (on one phone, always: whose
+    reserve is named follows who holds it); the dice when the game ended (a
+    switch of dice is a meta event, after which a phone gets its whole
+    board: ``services.state_at``)."""
+    if before is None:
+        return {"draws_changed": True, "dice_changed": True}
+    return {
+        "draws_changed": viewer.holds_both_sides
+        or activation.pile_counts(before, private_to) != piles,
+        "dice_changed": game.finished,
     }
 
 

@@ -156,8 +156,132 @@
 
   // Swap an answer in: the panel (and the rest out of band) or the board.
   function swapIn(html, target, style) {
+    if (target === "#game-panel" && style === "outerHTML" && answerSwap(html)) return;
     htmx.swap(target, html, { swapStyle: style, swapDelay: 0, settleDelay: 0 });
   }
+
+  // --- a tap's answer swapped in plain DOM ------------------------------------------
+  // An answer is the panel, then parts out of band: each replacing the
+  // element of its id ("true"), or its content ("innerHTML"), and the new log
+  // lines put first in the log ("afterbegin:#log-lines"). htmx's own swap
+  // fires two events for every element it takes out, clones every part, and
+  // processes the new elements: on a phone throttled 4x, most of a tap's
+  // work (tests/bench/bench_tap.py --trace). Here the parts are put in
+  // place as they are; htmx processes them once the frame is painted (as its
+  // settle delay would), then the page does what it does after a swap. An
+  // answer of another shape is left to htmx (false).
+  function answerSwap(html) {
+    var template = document.createElement("template");
+    template.innerHTML = html;
+    var parts = template.content.children;
+    var panel = parts[0];
+    var old = document.getElementById("game-panel");
+    if (!old || !panel || panel.id !== "game-panel" || panel.hasAttribute("hx-swap-oob")) return false;
+    if (template.content.querySelector("script")) return false;
+    var moves = [];
+    for (var i = 1; i < parts.length; i += 1) {
+      var part = parts[i];
+      var how = part.getAttribute("hx-swap-oob");
+      var target = null;
+      if (how === "true" || how === "outerHTML") {
+        how = "outerHTML";
+        target = part.id && document.getElementById(part.id);
+      } else if (how === "innerHTML") {
+        target = part.id && document.getElementById(part.id);
+      } else if (how && how.indexOf("afterbegin:") === 0) {
+        target = document.querySelector(how.slice(11));
+        how = "afterbegin";
+      } else {
+        return false; // not a part of an answer: htmx's swap
+      }
+      if (target) moves.push([how, target, part]);
+    }
+    var active = document.activeElement;
+    var activeId = active && active !== document.body ? active.id : "";
+    var added = [panel];
+    moves.forEach(function (move) {
+      var how = move[0];
+      var target = move[1];
+      var part = move[2];
+      part.removeAttribute("hx-swap-oob");
+      if (how === "outerHTML") {
+        target.replaceWith(part);
+        added.push(part);
+        return;
+      }
+      var children = Array.prototype.slice.call(part.children);
+      if (how === "innerHTML") target.replaceChildren.apply(target, part.childNodes);
+      else target.prepend.apply(target, part.childNodes);
+      added.push.apply(added, children);
+      if (target.id === "log-lines") trimLog(target);
+    });
+    old.replaceWith(panel);
+    if (activeId && !document.body.contains(active)) {
+      var again = document.getElementById(activeId);
+      if (again && again.focus) again.focus({ preventScroll: true });
+    }
+    afterPaint(function () {
+      added.forEach(function (element) {
+        if (document.body.contains(element)) htmx.process(element);
+      });
+      panel.dispatchEvent(new CustomEvent("htmx:afterSettle", { bubbles: true, detail: { elt: panel } }));
+    });
+    return true;
+  }
+
+  // The board shows the log's last lines (app.css hides the others, the log
+  // page has them all): the hidden ones are dropped rather than kept, so the
+  // page does not grow with the game (nor the style of its every line
+  // recomputed when one is put first).
+  var LOG_ON_BOARD = 6;
+
+  function trimLog(list) {
+    while (list.children.length > LOG_ON_BOARD) list.lastElementChild.remove();
+  }
+
+  // Once the frame is painted, after what else waited for that frame (a
+  // task queued from a frame callback runs after the paint; this one queues
+  // its own from such a task, so it comes after theirs). A hidden page paints
+  // no frame: at the latest after a tenth of a second.
+  function afterPaint(callback) {
+    var done = false;
+    function once() {
+      if (done) return;
+      done = true;
+      callback();
+    }
+    window.requestAnimationFrame(function () {
+      window.setTimeout(function () {
+        window.setTimeout(once, 0);
+      }, 0);
+    });
+    window.setTimeout(once, 100);
+  }
+
+  // The forms outside the panel (the dice, a fighter's flight, the game's
+  // end) are not sent again with every answer (only when they change): the
+  // version they post is the one the board shows when tapped (the one they
+  // would carry had they been sent again). The panel's forms carry theirs.
+  document.body.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    var parameters = event.detail.parameters;
+    if (!elt || !elt.closest || !board.contains(elt) || elt.closest("#game-panel")) return;
+    if (parameters.version === undefined) return;
+    var shown = shownVersion();
+    if (shown) parameters.version = String(shown);
+  });
+
+  // A tap's answer aimed at the panel (its form's hx-swap, or the server's
+  // HX-Reswap): swapped above rather than by htmx.
+  document.body.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail;
+    if (!detail.shouldSwap || !detail.target || detail.target.id !== "game-panel") return;
+    var elt = detail.requestConfig && detail.requestConfig.elt;
+    var holder = elt && elt.closest ? elt.closest("[hx-swap]") : null;
+    var how = detail.swapOverride || (holder ? holder.getAttribute("hx-swap") : "innerHTML");
+    if ((how || "").split(" ")[0] !== "outerHTML") return;
+    if (answerSwap(detail.serverResponse)) detail.shouldSwap = false;
+  });
 
   function caughtUp(version) {
     board.dataset.version = String(version);

@@ -16,20 +16,35 @@ the frame after it (``requestAnimationFrame`` then a task: the paint):
 - the other phone's paint: from the tap to that frame on the other phone
   (the push through the stream; both pages share one clock).
 
-A first round unthrottled, a second with both pages' CPU throttled 4x
-(CDP ``Emulation.setCPUThrottlingRate``). The last line is ``RESULT
-tap_p50_ms=X tap_p50_ms_throttled=Y other_phone_p95_ms=Z`` (Z unthrottled,
-one table).
+Rounds alternate, unthrottled then with both pages' CPU throttled 4x
+(CDP ``Emulation.setCPUThrottlingRate``), ``--rounds`` of each (3 by
+default), each on a fresh game (so every round plays the same opening):
+each round's p50 and p95, then the spread (min-max) of the rounds' p50s.
+The last line is ``RESULT tap_p50_ms=X tap_p50_ms_throttled=Y
+other_phone_p95_ms=Z ...`` (medians of the rounds' figures; Z unthrottled,
+one table), then the spreads.
+
+``--trace``: one more round, throttled 4x, under a Chromium performance
+trace (``devtools.timeline``): for each tap, from the tap to its paint on
+the tapping phone's main thread, its CPU time (thread time: a figure the
+machine's load barely moves), the milliseconds of script, style
+(UpdateLayoutTree), layout and paint (PrePaint, Paint, Layerize), the
+number of style and layout passes, and the elements and bytes of the
+answer the tap swapped; then the medians. The tracing slows the page: its
+taps are not timed with the rounds.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
+import statistics
 import sys
 import tempfile
 from collections import Counter
+from html.parser import HTMLParser
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,6 +68,7 @@ WATCH = """() => {
   document.addEventListener("click", (event) => {
     if (event.target.closest && event.target.closest("#board button")) {
       window.tapAt = performance.timeOrigin + event.timeStamp;
+      performance.mark("bench-tap");
     }
   }, true);
   let shown = (document.querySelector("#game-status") || {dataset: {}}).dataset.version;
@@ -64,6 +80,7 @@ WATCH = """() => {
     const tap = window.tapAt;
     window.tapAt = null;
     requestAnimationFrame(() => setTimeout(() => {
+      if (tap !== null) performance.mark("bench-paint-" + version);
       window.paints.push({
         version: Number(version),
         tap: tap,
@@ -141,10 +158,12 @@ def wait_version(page, version: int, seconds: float = 10) -> bool:
     return True
 
 
-def play_round(phones: dict, taps: int) -> dict:
-    """``taps`` taps on whichever phone has something to do; the paints."""
+def play_round(phones: dict, taps: int, answers: list | None = None) -> dict:
+    """``taps`` taps on whichever phone has something to do; the paints.
+    ``answers``: if given, gets each timed tap's answer (its HTML)."""
     kinds: Counter = Counter()
-    tapped: list[tuple[str, int]] = []  # (side, version after the tap)
+    tapped: list[tuple[str, int, str]] = []  # (side, version after, kind)
+    bodies: dict[int, str] = {}
     idle = 0
     while len(tapped) < taps and idle < 200:
         acted = False
@@ -153,15 +172,24 @@ def play_round(phones: dict, taps: int) -> dict:
             if button is None:
                 continue
             before = version_of(page)
-            button.click()
+            if answers is None:
+                button.click()
+                answer = None
+            else:
+                with page.expect_response(
+                    lambda r: r.request.method == "POST"
+                ) as answer:
+                    button.click()
             if not wait_version(page, before + 1):
                 continue  # refused (shown by the button): try the next one
             after = version_of(page)
+            if answer is not None:
+                bodies[after] = answer.value.text()
             other = phones["b" if side == "a" else "a"]
             wait_version(other, after)
             page.wait_for_timeout(60)  # the paint is noted
             kinds[kind] += 1
-            tapped.append((side, after))
+            tapped.append((side, after, kind))
             acted = True
             break
         idle = 0 if acted else idle + 1
@@ -171,7 +199,7 @@ def play_round(phones: dict, taps: int) -> dict:
         side: page.evaluate("() => window.paints") for side, page in phones.items()
     }
     tap_ms, other_ms = [], []
-    for side, version in tapped:
+    for side, version, kind in tapped:
         mine = next((p for p in paints[side] if p["version"] == version), None)
         other = next(
             (p for p in paints["b" if side == "a" else "a"] if p["version"] >= version),
@@ -182,9 +210,210 @@ def play_round(phones: dict, taps: int) -> dict:
         tap_ms.append(mine["painted"] - mine["tap"])
         if other is not None:
             other_ms.append(other["painted"] - mine["tap"])
+        if answers is not None:
+            answers.append((side, version, kind, bodies.get(version, "")))
     for page in phones.values():
         page.evaluate("() => { window.paints = []; }")
     return {"tap": tap_ms, "other": other_ms, "kinds": kinds}
+
+
+class _Elements(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.count = 0
+
+    def handle_starttag(self, tag, attrs):
+        self.count += 1
+
+
+def elements(html: str) -> int:
+    """The elements in an answer (what htmx parses and swaps in)."""
+    parser = _Elements()
+    parser.feed(html)
+    parser.close()
+    return parser.count
+
+
+# The renderer main thread's work, by kind (devtools.timeline events).
+STYLE = {"UpdateLayoutTree", "RecalculateStyles"}
+LAYOUT = {"Layout"}
+PAINT = {"PrePaint", "Paint", "Layerize", "UpdateLayer", "PaintImage"}
+SCRIPT = {
+    "EvaluateScript",
+    "FunctionCall",
+    "TimerFire",
+    "EventDispatch",
+    "FireAnimationFrame",
+    "XHRReadyStateChange",
+    "XHRLoad",
+    "RunMicrotasks",
+    "v8.evaluateModule",
+}
+TRACE_CATEGORIES = [
+    "devtools.timeline",
+    "blink.user_timing",
+    "v8.execute",
+    "disabled-by-default-devtools.timeline",
+]
+
+
+def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    merged: list[list[float]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    return [(a, b) for a, b in merged]
+
+
+def _length(spans, start, end) -> float:
+    return sum(max(0.0, min(b, end) - max(a, start)) for a, b in spans)
+
+
+def _overlap(spans, others, start, end) -> float:
+    total = 0.0
+    for a, b in spans:
+        for c, d in others:
+            total += max(0.0, min(b, d, end) - max(a, c, start))
+    return total
+
+
+def trace_taps(trace: dict) -> list[dict]:
+    """Per tap (a ``bench-tap`` mark, then its ``bench-paint-N``), on the
+    main thread that marked it: script, style, layout, paint ms (script
+    without the style and layout it forced) and the style/layout passes."""
+    events = trace["traceEvents"] if isinstance(trace, dict) else trace
+    marks = [
+        e
+        for e in events
+        if str(e.get("name", "")).startswith(("bench-tap", "bench-paint-"))
+    ]
+    taps = []
+    opened = {}
+    for mark in sorted(marks, key=lambda e: e["ts"]):
+        thread = (mark["pid"], mark["tid"])
+        if mark["name"] == "bench-tap":
+            opened[thread] = mark["ts"]
+        elif thread in opened:
+            version = int(mark["name"].removeprefix("bench-paint-"))
+            taps.append((thread, opened.pop(thread), mark["ts"], version))
+    by_thread: dict = {}
+    for e in events:
+        if e.get("ph") == "X" and "dur" in e:
+            by_thread.setdefault((e["pid"], e["tid"]), []).append(e)
+    figures = []
+    for thread, start, end, version in taps:
+        spans = {"script": [], "style": [], "layout": [], "paint": []}
+        passes = {"style": 0, "layout": 0}
+        for e in by_thread.get(thread, ()):
+            a, b = e["ts"], e["ts"] + e["dur"]
+            if b < start or a > end:
+                continue
+            name = e["name"]
+            kind = (
+                "style"
+                if name in STYLE
+                else "layout"
+                if name in LAYOUT
+                else "paint"
+                if name in PAINT
+                else "script"
+                if name in SCRIPT
+                else None
+            )
+            if kind is None:
+                continue
+            spans[kind].append((a, b))
+            if kind in passes:
+                passes[kind] += 1
+        # The main thread's CPU time (thread time of its outermost tasks begun
+        # in the window): what the phone worked, whatever else the machine
+        # ran meanwhile (a figure the load barely moves, unlike the others).
+        cpu = 0.0
+        reach = -1.0
+        for e in sorted(by_thread.get(thread, ()), key=lambda e: (e["ts"], -e["dur"])):
+            if e["ts"] < reach:
+                continue  # inside a task already counted
+            reach = e["ts"] + e["dur"]
+            if start <= e["ts"] <= end:
+                cpu += e.get("tdur", 0)
+        union = {k: _union(v) for k, v in spans.items()}
+        forced = union["style"] + union["layout"]
+        ms = {k: _length(v, start, end) / 1000 for k, v in union.items()}
+        ms["script"] -= _overlap(union["script"], forced, start, end) / 1000
+        figures.append(
+            {
+                "version": version,
+                "tap_ms": (end - start) / 1000,
+                "cpu": cpu / 1000,
+                **ms,
+                "style_passes": passes["style"],
+                "layout_passes": passes["layout"],
+            }
+        )
+    return figures
+
+
+def run_trace(browser, phones: dict, taps: int) -> None:
+    """A throttled round under a performance trace; per tap, what the
+    tapping phone's main thread did, and what its answer swapped."""
+    answers: list = []
+    browser.start_tracing(categories=TRACE_CATEGORIES)
+    try:
+        play_round(phones, taps, answers)
+    finally:
+        trace = json.loads(browser.stop_tracing())
+    figures = {f["version"]: f for f in trace_taps(trace)}
+    rows = []
+    for _side, version, kind, body in answers:
+        figure = figures.get(version)
+        if figure is None:
+            continue
+        rows.append(
+            {**figure, "kind": kind, "elements": elements(body), "kb": len(body) / 1024}
+        )
+    print(
+        "\nTrace, throttled 4x: the tapping phone's main thread from the tap to "
+        "its paint\n"
+    )
+    keys = ["tap_ms", "cpu", "script", "style", "layout", "paint"]
+    print(
+        "kind           tap ms  cpu ms  script  style  layout  paint  "
+        "passes(st/lay)  answer elements  kB"
+    )
+    for r in rows:
+        print(
+            f"{r['kind']:13s} {r['tap_ms']:7.1f} "
+            + " ".join(f"{r[k]:6.1f}" for k in keys[1:])
+            + f"   {r['style_passes']:4d} {r['layout_passes']:4d}"
+            f"   {r['elements']:15d} {r['kb']:5.1f}"
+        )
+    if rows:
+        med = {
+            k: statistics.median(r[k] for r in rows)
+            for k in keys + ["style_passes", "layout_passes", "elements", "kb"]
+        }
+        nodes = {
+            side: page.evaluate("() => document.getElementsByTagName('*').length")
+            for side, page in phones.items()
+        }
+        print(
+            f"median        {med['tap_ms']:7.1f} "
+            + " ".join(f"{med[k]:6.1f}" for k in keys[1:])
+            + f"   {med['style_passes']:4.0f} {med['layout_passes']:4.0f}"
+            f"   {med['elements']:15.0f} {med['kb']:5.1f}"
+        )
+        print("page elements now:", nodes)
+        print(
+            "TRACE "
+            + " ".join(
+                f"{k}_ms={med[k]:.1f}"
+                for k in ["cpu", "script", "style", "layout", "paint"]
+            )
+            + f" answer_elements={med['elements']:.0f} answer_kb={med['kb']:.1f}"
+            f" page_elements={max(nodes.values())}"
+        )
 
 
 def pct(values: list[float], fraction: float) -> float:
@@ -194,9 +423,42 @@ def pct(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
+def open_phones(browser, base: str, game: dict, throttle: int) -> tuple:
+    """Two phones (sides A and B) on ``game``'s page, live, CPU throttled
+    ``throttle`` times (1: not)."""
+    phones, contexts = {}, []
+    for side in "ab":
+        context = browser.new_context(locale="en-GB", **PHONE)
+        context.add_cookies(
+            [{"name": "sessionid", "value": game["sessions"][side], "url": base}]
+        )
+        page = context.new_page()
+        page.goto(f"{base}/games/{game['public_id']}/")
+        page.wait_for_selector("#live-status[data-state=live]")
+        page.evaluate(WATCH)
+        if throttle > 1:
+            session = context.new_cdp_session(page)
+            session.send("Emulation.setCPUThrottlingRate", {"rate": throttle})
+        phones[side] = page
+        contexts.append(context)
+    return phones, contexts
+
+
+def spread(values: list[float]) -> str:
+    return f"{min(values):.0f}-{max(values):.0f}" if values else "nan"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--taps", type=int, default=40)
+    parser.add_argument("--taps", type=int, default=40, help="taps per round")
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="rounds of each (unthrottled, 4x)"
+    )
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="then a throttled round under a Chromium trace (per tap figures)",
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -211,59 +473,71 @@ def main() -> None:
         SECURE_SSL_REDIRECT="false",
     )
     chromium = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium")
+    plan = [("unthrottled", 1), ("throttled 4x", 4)] * args.rounds
     try:
         manage("collectstatic", "--noinput", env=env)
         manage("migrate", "--noinput", env=env)
         manage("load_demo", env=env)
-        game = shell_json(
-            "from tests.support.live_setup import setup_game; setup_game()", env
-        )
-        rounds = {}
+        setup = "from tests.support.live_setup import setup_game; setup_game()"
+        games = [shell_json(setup, env) for _ in range(len(plan) + args.trace)]
+        rounds: list[tuple[str, dict]] = []
         with uvicorn(env) as base, sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=chromium, headless=True, args=CHROMIUM_ARGS
             )
-            phones, sessions = {}, {}
-            for side in "ab":
-                context = browser.new_context(locale="en-GB", **PHONE)
-                context.add_cookies(
-                    [
-                        {
-                            "name": "sessionid",
-                            "value": game["sessions"][side],
-                            "url": base,
-                        }
-                    ]
-                )
-                page = context.new_page()
-                page.goto(f"{base}/games/{game['public_id']}/")
-                page.wait_for_selector("#live-status[data-state=live]")
-                page.evaluate(WATCH)
-                phones[side] = page
-                sessions[side] = context.new_cdp_session(page)
-            rounds["unthrottled"] = play_round(phones, args.taps)
-            for session in sessions.values():
-                session.send("Emulation.setCPUThrottlingRate", {"rate": 4})
-            rounds["throttled 4x"] = play_round(phones, args.taps)
+            for (name, throttle), game in zip(plan, games, strict=False):
+                phones, contexts = open_phones(browser, base, game, throttle)
+                rounds.append((name, play_round(phones, args.taps)))
+                for context in contexts:
+                    context.close()
+            if args.trace:
+                phones, contexts = open_phones(browser, base, games[-1], 4)
+                run_trace(browser, phones, args.taps)
+                for context in contexts:
+                    context.close()
             browser.close()
         print(
             "\nTap to paint in Chromium, 360x740, two phones of one game "
-            f"(one uvicorn process, SQLite, DEBUG=false, {os.cpu_count()} CPUs)\n"
+            f"(one uvicorn process, SQLite, DEBUG=false, {os.cpu_count()} CPUs; "
+            "each round a fresh game)\n"
         )
         print(
             "round          taps  tap->paint ms (p50  p95)  other phone ms (p50  p95)"
         )
-        for name, r in rounds.items():
+        for name, r in rounds:
             print(
                 f"{name:13s}  {len(r['tap']):4d}  {pct(r['tap'], 0.5):10.1f} "
                 f"{pct(r['tap'], 0.95):6.1f}  {pct(r['other'], 0.5):14.1f} "
                 f"{pct(r['other'], 0.95):6.1f}"
             )
             print("   kinds:", dict(r["kinds"]))
+        figures = {}
+        for label, name, key, fraction in [
+            ("tap_p50_ms", "unthrottled", "tap", 0.5),
+            ("tap_p50_ms_throttled", "throttled 4x", "tap", 0.5),
+            ("other_phone_p95_ms", "unthrottled", "other", 0.95),
+            ("tap_p95_ms_throttled", "throttled 4x", "tap", 0.95),
+            ("other_phone_p95_ms_throttled", "throttled 4x", "other", 0.95),
+        ]:
+            values = [pct(r[key], fraction) for n, r in rounds if n == name]
+            figures[label] = values
+        print("\nspread over the rounds (min-max):")
+        for label, values in figures.items():
+            print(
+                f"  {label:30s} median {statistics.median(values):6.1f}  "
+                f"spread {spread(values)}  rounds {[round(v) for v in values]}"
+            )
         print(
-            f"RESULT tap_p50_ms={pct(rounds['unthrottled']['tap'], 0.5):.0f} "
-            f"tap_p50_ms_throttled={pct(rounds['throttled 4x']['tap'], 0.5):.0f} "
-            f"other_phone_p95_ms={pct(rounds['unthrottled']['other'], 0.95):.0f}"
+            "RESULT "
+            + " ".join(
+                f"{label}={statistics.median(values):.0f}"
+                for label, values in figures.items()
+            )
+            + f" rounds={args.rounds}"
+            + " tap_p50_spread_ms="
+            + spread(figures["tap_p50_ms"])
+            + " tap_p50_throttled_spread_ms="
+            + spread(figures["tap_p50_ms_throttled"])
         )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
