@@ -20,6 +20,10 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 
+# Django-free at import (its Django imports are made when called): this
+# module is imported before Django is set up.
+from battles.kept_connections import KEPT_ENGINES, forget_replaced_files, in_memory
+
 # A request body past ``settings.MAX_REQUEST_BYTES`` (8 MB: the largest real
 # upload, a catalogue, is 5 MB) is refused here, before it is read when its
 # Content-Length says so; a body past ``FILE_UPLOAD_MAX_MEMORY_SIZE`` waits in
@@ -158,8 +162,6 @@ def keep_connections() -> None:
     from django.db import connections
     from django.db.utils import load_backend
 
-    from battles.kept_connections import KEPT_ENGINES, in_memory
-
     for alias in connections:
         settings = connections.settings[alias]
         if settings["ENGINE"] in KEPT_ENGINES and not in_memory(settings):
@@ -239,8 +241,6 @@ class SyncViews:
         def start_response(status, headers, exc_info=None):
             started["status"], started["headers"] = status, headers
             return written.append
-
-        from battles.kept_connections import forget_replaced_files
 
         forget_replaced_files()
         result = self.wsgi_app(environ, start_response)
