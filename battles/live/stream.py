@@ -34,7 +34,6 @@ from django.db.models import Max
 
 from battles.identity import Viewer
 from battles.kept_connections import forget_replaced_files
-from battles.live.answer_first import after_answers
 from battles.live.bus import OUTCOME, RESYNC, acted_side, get_bus
 from battles.live.push import Render, board_message, personal
 from battles.models.games import Game, GameEvent
@@ -154,7 +153,6 @@ def _changes(
     viewpoint (not for the side whose tap made that version in this process:
     its phone has the tap's answer). ``known``: the state at ``base``, kept
     from the last look (None at the first)."""
-    after_answers(game_id)  # the tapping phone's answer first
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return None, None, {}

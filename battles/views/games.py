@@ -18,7 +18,6 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from battles.forms.games import NewGameForm
 from battles.identity import requester
-from battles.live.answer_first import answering_tap
 from battles.models.games import Game
 from battles.presenters.board import build_board, whole_log_page
 from battles.presenters.game import floor_side
@@ -192,14 +191,6 @@ def game_act(request: HttpRequest, public_id: str, tap_type: str = "") -> HttpRe
     game, viewer = get_game_for_viewer(request, public_id)
     if not viewer.is_player:
         raise PermissionDenied("A spectator never acts.")
-    with answering_tap(game.pk):  # this answer before the other phones' pushes
-        return _tap(request, game, viewer, tap_type)
-
-
-def _tap(
-    request: HttpRequest, game: Game, viewer: Viewer, tap_type: str
-) -> HttpResponse:
-    """The tap parsed, performed and answered (``game_act``)."""
     try:
         tap = parse_tap(
             request.POST, _acting_side(request, game, viewer), default_type=tap_type
