@@ -1104,12 +1104,14 @@ def state_at(
     if not 0 < version < game.version or game.version - version > CATCH_UP_EVENTS:
         return None
     since = game.events.filter(seq__gt=version).order_by("seq")
-    if known is not None:
-        kinds = list(since.values_list("kind", flat=True))
-        return None if not kinds or set(kinds) & set(META_KINDS) else known
-    # The state before the next action (its first event keeps it).
-    before = Case(When(seq=version + 1, then="state_before"), output_field=JSONField())
-    rows = list(since.values_list("kind", before))
+    if known is None:
+        # The state before the next action (its first event keeps it).
+        before = Case(
+            When(seq=version + 1, then="state_before"), output_field=JSONField()
+        )
+        rows = list(since.values_list("kind", before))
+    else:
+        rows = [(kind, known) for kind in since.values_list("kind", flat=True)]
     if not rows or any(kind in META_KINDS for kind, _state in rows):
         return None
     return rows[0][1]

@@ -21,6 +21,7 @@ from django.urls import reverse
 from battles.live import stream as live_stream
 from battles.models.armies import Owner
 from battles.models.games import Game, SeatRole
+from battles.services import games as services
 from battles.services.games import perform_action
 from battles.views import live as live_view
 from tests.battles.test_live_stream import open_stream
@@ -300,3 +301,18 @@ def _state(game_id: int) -> dict:
         return Game.objects.values("state").get(pk=game_id)
     finally:
         connection.close()
+
+
+def test_a_kept_state_serves_the_push_unless_an_undo_came_since(game):
+    """The room's kept state stands for the log's snapshot: the same state,
+    and no state at all once an undo came (the phone then fetches)."""
+    base, kept = game.version, game.state
+    speaker = game.state["draw"]["speaker"]
+    perform_action(game, speaker, {"type": "draw", "action": "draw"})
+    game.refresh_from_db()
+    assert services.state_at(game, base, kept) is kept
+    assert services.state_at(game, base) == kept
+    perform_action(game, speaker, {"type": "undo", "confirmed": True})
+    game.refresh_from_db()
+    assert services.state_at(game, base, kept) is None
+    assert services.state_at(game, base) is None
