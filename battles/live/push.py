@@ -14,7 +14,9 @@ nothing.
 
 A render is shared, so what is personal to one phone is left as a
 placeholder and filled in per stream, which costs a string replacement:
-the CSRF token (each phone's own) and the tap keys (each form a fresh one).
+the tap keys (each form a fresh one). A pushed board, like a tap's answer,
+goes to htmx only, which sends the page's CSRF token in a header
+(``base.html``'s ``hx-headers``): its forms carry no token field.
 A phone holding both sides (one phone passed between the players) and a
 player building a sequence (a draft kept in that phone's session) get no
 render: their stream says "version N" and the phone fetches its board.
@@ -22,6 +24,7 @@ render: their stream says "version N" and the phone fetches its board.
 
 from __future__ import annotations
 
+import itertools
 import re
 import secrets
 from collections.abc import Callable
@@ -33,20 +36,24 @@ from battles.identity import Viewer
 # the room kept it (else None: the log is asked).
 Render = Callable[[object, int, set[Viewer], dict | None], dict[Viewer, str]]
 
-CSRF_PLACEHOLDER = "live-csrf-placeholder"
 TAP_PLACEHOLDER = "live-tap-placeholder"
 _TAP = re.compile(re.escape(TAP_PLACEHOLDER))
 
 
-def new_tap_key() -> str:
-    """An idempotency key for one rendered button (a double tap applies once)."""
-    return secrets.token_urlsafe(12)
+def tap_keys() -> Callable[[], str]:
+    """Idempotency keys for one render's buttons (a double tap applies once),
+    each a new one: one random draw per render, then a count. Each draw of
+    the system's randomness lets go of the interpreter's lock, which a busy
+    server gives back late: once per render, not once per button."""
+    prefix = secrets.token_urlsafe(12)
+    count = itertools.count()
+    return lambda: f"{prefix}{next(count):x}"
 
 
-def personal(page: str, csrf_token: str) -> str:
-    """A shared render made this phone's: its CSRF token, fresh tap keys."""
-    page = page.replace(CSRF_PLACEHOLDER, csrf_token)
-    return _TAP.sub(lambda _match: new_tap_key(), page)
+def personal(page: str) -> str:
+    """A shared render made this phone's: fresh tap keys."""
+    key = tap_keys()
+    return _TAP.sub(lambda _match: key(), page)
 
 
 def board_message(base: int, version: int, page: str) -> str:

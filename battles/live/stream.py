@@ -167,13 +167,12 @@ def _changes(
 
 
 class Watcher:
-    """One open stream: what it may see, its CSRF token, its messages."""
+    """One open stream: what it may see, its messages."""
 
-    __slots__ = ("viewpoint", "csrf_token", "queue")
+    __slots__ = ("viewpoint", "queue")
 
-    def __init__(self, viewpoint: Viewer | None, csrf_token: str) -> None:
+    def __init__(self, viewpoint: Viewer | None) -> None:
         self.viewpoint = viewpoint
-        self.csrf_token = csrf_token
         self.queue: asyncio.Queue = asyncio.Queue()
 
 
@@ -295,7 +294,6 @@ async def version_events(
     *,
     viewpoint: Viewer | None = None,
     render: Render | None = None,
-    csrf_token: str = "",
     heartbeat_seconds: float | None = None,
     max_seconds: float | None = None,
 ) -> AsyncIterator[str]:
@@ -306,7 +304,7 @@ async def version_events(
     lifetime = max_seconds or settings.LIVE_STREAM_MAX_SECONDS
     loop = asyncio.get_running_loop()
     deadline = loop.time() + lifetime
-    watcher = Watcher(viewpoint, csrf_token)
+    watcher = Watcher(viewpoint)
     # Join the room before the first look at the log: nothing falls between.
     room = await join(game_id, watcher, render)
     try:
@@ -334,7 +332,7 @@ async def version_events(
             if seen is not None and version <= seen:
                 continue
             if page is not None and base == seen:
-                yield board_message(base, version, personal(page, csrf_token))
+                yield board_message(base, version, personal(page))
             else:
                 yield version_message(version)
             seen = version

@@ -16,7 +16,7 @@ from typing import Any
 
 from django.urls import reverse
 
-from battles.live.push import new_tap_key
+from battles.live.push import tap_keys
 from battles.presenters.game import (
     activation,
     build_panel,
@@ -107,7 +107,7 @@ def build_board(
         # changed: their forms post the version the board shows (live.js).
         **_parts_changed(game, viewer, before, piles, private_to),
         **_log_part(state, read, private_to, since),
-        "tap": new_tap_key,
+        "tap": tap_keys(),
         "act_url": reverse("game_act", args=[game.public_id]),
         "error": error,
         "error_field": error_field,

@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from battles.identity import Viewer
-from battles.live.push import CSRF_PLACEHOLDER, TAP_PLACEHOLDER
+from battles.live.push import TAP_PLACEHOLDER
 from battles.models.games import Game
 from battles.presenters.board import build_board
 from battles.services import games as services
@@ -55,7 +55,7 @@ def render_changes(
             if side is not None and context["panel"].kind in SESSION_PANELS:
                 continue
             context["tap"] = TAP_PLACEHOLDER
-            context["csrf_token"] = CSRF_PLACEHOLDER
+            context["fragment"] = True  # htmx swaps it in: no CSRF token field
             pages[viewpoint] = render_to_string(ANSWER_TEMPLATE, context)
     return pages
 

@@ -25,17 +25,32 @@ def characteristics(values: list[tuple[str, object, object]]) -> SafeString:
 
 
 @register.simple_tag(takes_context=True)
+def csrf_field(context) -> SafeString:
+    """Django's ``{% csrf_token %}``, but in a ``fragment``: a tap's answer
+    or a pushed board, which only htmx swaps in and whose forms only htmx
+    posts, with the page's token in a header (``base.html``'s
+    ``hx-headers``). There a field would only add an element per form, and a
+    token masked afresh per render: 32 draws of the system's randomness,
+    each letting go of the interpreter's lock, which a busy server gives back
+    late."""
+    if context.get("fragment"):
+        return SafeString("")
+    return CSRF_FIELD.render(context)
+
+
+@register.simple_tag(takes_context=True)
 def tap_fields(context, command_type: str = "", side: str | None = None) -> SafeString:
-    """The hidden fields every tap sends: the CSRF token, the command's type,
-    the side, the version the phone shows and a fresh tap key (DESIGN "Double
-    taps"). A tag rather than an included template: a panel holds several."""
+    """The hidden fields every tap sends: the CSRF token (``csrf_field``),
+    the command's type, the side, the version the phone shows and a fresh tap
+    key (DESIGN "Double taps"). A tag rather than an included template: a
+    panel holds several."""
     tap = context.get("tap")
     return format_html(
         "{}{}"
         '<input type="hidden" name="side" value="{}">'
         '<input type="hidden" name="version" value="{}">'
         '<input type="hidden" name="tap" value="{}">',
-        CSRF_FIELD.render(context),  # Django's own {% csrf_token %}
+        csrf_field(context),
         format_html('<input type="hidden" name="type" value="{}">', command_type)
         if command_type
         else "",

@@ -96,6 +96,7 @@ def _render_answer(request, game, viewer, *, status=200, **extra) -> HttpRespons
     """An htmx tap's answer: the panel, plus what changed as out-of-band swaps
     (the status line, the draws, the fighters that changed, the new log lines)."""
     context = board_context(request, game, viewer, **extra)
+    context["fragment"] = True  # htmx swaps it in: no CSRF token field
     response = render(request, "battles/games/answer.html", context, status=status)
     response["X-Game-Version"] = str(game.version)
     response["Cache-Control"] = "no-store"

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from asgiref.sync import sync_to_async
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
-from django.middleware.csrf import get_token
 from django.utils import translation
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
@@ -21,13 +20,12 @@ from battles.presenters.push import render_changes
 from battles.views.access import get_game_for_viewer
 
 
-def _watcher(request: HttpRequest, public_id: str) -> tuple[int, Viewer | None, str]:
-    """The game, what this seat may see (in the phone's language), and the
-    phone's CSRF token for the forms pushed to it."""
+def _watcher(request: HttpRequest, public_id: str) -> tuple[int, Viewer | None]:
+    """The game, and what this seat may see (in the phone's language)."""
     try:
         game, viewer = get_game_for_viewer(request, public_id)
         viewpoint = viewer.watching(translation.get_language())
-        return game.pk, viewpoint, get_token(request)
+        return game.pk, viewpoint
     finally:
         hang_up()  # the stream must not hold a connection for minutes
 
@@ -40,11 +38,9 @@ async def game_stream(request: HttpRequest, public_id: str) -> StreamingHttpResp
     Resumes from ``Last-Event-ID`` (or ``?since=``); with neither, it sends
     the current version at once.
     """
-    game_id, viewpoint, token = await sync_to_async(_watcher)(request, public_id)
+    game_id, viewpoint = await sync_to_async(_watcher)(request, public_id)
     seen = seen_version(request.headers.get("Last-Event-ID"), request.GET.get("since"))
-    events = version_events(
-        game_id, seen, viewpoint=viewpoint, csrf_token=token, render=render_changes
-    )
+    events = version_events(game_id, seen, viewpoint=viewpoint, render=render_changes)
     response = StreamingHttpResponse(events, content_type="text/event-stream")
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx: pass each message on at once
