@@ -37,13 +37,13 @@ def render_changes(
     phone at ``base`` must fetch its whole board (too far back, an undo
     since, the game over: as ``game_board`` decides). ``known``: the state at
     ``base``, when the stream's room kept it. The log's tail is read once
-    for every viewpoint."""
+    for every viewpoint, and says whether an undo came since."""
     if game.finished or base >= game.version:
         return {}
-    before = services.state_at(game, base, known)
+    tail = log_tail(game, base)
+    before = services.state_at(game, base, known, tail)
     if before is None:
         return {}
-    tail = log_tail(game, base)
     pages: dict[Viewer, str] = {}
     for viewpoint in viewpoints:
         side = viewpoint.side

@@ -1091,14 +1091,19 @@ CATCH_UP_EVENTS = 50  # a phone further behind gets the whole board again
 
 
 def state_at(
-    game: Game, version: int, known: dict[str, Any] | None = None
+    game: Game,
+    version: int,
+    known: dict[str, Any] | None = None,
+    tail: Sequence[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any] | None:
     """The state the game had at ``version``, for a phone showing that version
     to catch up with what changed only; None when it must have the whole
     board: a version the log does not keep a snapshot of, one too far back,
     or an undo since (it changes lines already shown). ``known``: that state,
     when the caller kept it (the live push's room): the log is then asked
-    only whether an undo came since, not for a snapshot to decode."""
+    only whether an undo came since, not for a snapshot to decode; not even
+    that with ``tail``, the log's last events read already (``log_tail``
+    past ``version``: every event since is in it)."""
     if version == game.version:
         return game.state
     if not 0 < version < game.version or game.version - version > CATCH_UP_EVENTS:
@@ -1110,6 +1115,8 @@ def state_at(
             When(seq=version + 1, then="state_before"), output_field=JSONField()
         )
         rows = list(since.values_list("kind", before))
+    elif tail is not None:
+        rows = [(e["kind"], known) for e in tail if e["seq"] > version]
     else:
         rows = [(kind, known) for kind in since.values_list("kind", flat=True)]
     if not rows or any(kind in META_KINDS for kind, _state in rows):

@@ -16,12 +16,14 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
 from django.test import AsyncClient, Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from battles.live import stream as live_stream
 from battles.models.armies import Owner
 from battles.models.games import Game, SeatRole
 from battles.services import games as services
+from battles.services.boards import log_tail
 from battles.services.games import perform_action
 from battles.views import live as live_view
 from tests.battles.test_live_stream import open_stream
@@ -312,7 +314,13 @@ def test_a_kept_state_serves_the_push_unless_an_undo_came_since(game):
     game.refresh_from_db()
     assert services.state_at(game, base, kept) is kept
     assert services.state_at(game, base) == kept
+    # The push's log tail, read already, says it without asking the log.
+    with CaptureQueriesContext(connection) as asked:
+        tail = log_tail(game, base)
+        assert services.state_at(game, base, kept, tail) is kept
+    assert len(asked) == 1
     perform_action(game, speaker, {"type": "undo", "confirmed": True})
     game.refresh_from_db()
     assert services.state_at(game, base, kept) is None
     assert services.state_at(game, base) is None
+    assert services.state_at(game, base, kept, log_tail(game, base)) is None
