@@ -5,7 +5,9 @@ Three backends, chosen by ``settings.LIVE_BUS`` (DESIGN: "Live updates"):
 - ``memory``: subscribers in this process only (the embedded default, one
   server process);
 - ``postgres``: PostgreSQL ``LISTEN``/``NOTIFY`` on ``settings.LIVE_CHANNEL``,
-  payload ``"game_id:version"``; every server process listens on one
+  payload ``"game_id:version"``, or ``"game_id:version:side"`` when a side's
+  tap made that version (no process then renders a push for that side: its
+  phone has the tap's answer); every server process listens on one
   connection of its own and fans the news out to its streams;
 - ``redis``: Redis pub/sub on the same channel name, at ``REDIS_URL``.
 
@@ -55,17 +57,24 @@ PUBLISH_RETRY_SECONDS = 1.0
 FAILURE_LOG_SECONDS = 60.0
 
 
-def encode(game_id: int, version: int) -> str:
-    return f"{game_id}:{version}"
+SIDES = ("a", "b")
 
 
-def decode(payload: str | bytes) -> tuple[int, int] | None:
-    """``(game_id, version)`` from ``"game_id:version"``; None if malformed."""
+def encode(game_id: int, version: int, side: str | None = None) -> str:
+    return f"{game_id}:{version}:{side}" if side in SIDES else f"{game_id}:{version}"
+
+
+def decode(payload: str | bytes) -> tuple[int, int, str | None] | None:
+    """``(game_id, version, side)`` from ``"game_id:version[:side]"`` (side
+    None when not said); None if malformed."""
     if isinstance(payload, bytes):
         payload = payload.decode("ascii", "replace")
-    game_id, _, version = payload.partition(":")
+    game_id, _, rest = payload.partition(":")
+    version, _, side = rest.partition(":")
+    if side and side not in SIDES:
+        return None
     try:
-        return int(game_id), int(version)
+        return int(game_id), int(version), side or None
     except ValueError:
         return None
 
@@ -223,7 +232,10 @@ class ListeningBus(MemoryBus):
                     async for payload in self.listen(_Ready(listener, back)):
                         decoded = decode(payload)
                         if decoded is not None:
-                            self.deliver(*decoded)
+                            game_id, version, side = decoded
+                            if side is not None:
+                                note_acted(game_id, version, side)
+                            self.deliver(game_id, version)
                     raise ConnectionError("the listening connection ended")
                 except asyncio.CancelledError:
                     raise
@@ -271,7 +283,10 @@ class PostgresBus(ListeningBus):
         with connections["default"].cursor() as cursor:
             cursor.execute(
                 "SELECT pg_notify(%s, %s)",
-                [settings.LIVE_CHANNEL, encode(game_id, version)],
+                [
+                    settings.LIVE_CHANNEL,
+                    encode(game_id, version, acted_side(game_id, version)),
+                ],
             )
 
     def connection_kwargs(self) -> dict[str, Any]:
@@ -328,7 +343,10 @@ class RedisBus(ListeningBus):
                     socket_connect_timeout=1,
                     retry=Retry(NoBackoff(), 0),
                 )
-        self._client.publish(settings.LIVE_CHANNEL, encode(game_id, version))
+        self._client.publish(
+            settings.LIVE_CHANNEL,
+            encode(game_id, version, acted_side(game_id, version)),
+        )
 
     async def listen(self, ready: asyncio.Event):
         import redis.asyncio as redis_asyncio
@@ -368,8 +386,9 @@ def get_bus() -> MemoryBus:
         return _bus
 
 
-# The side whose tap made a game's newest version in this process: its
-# phone has the tap's answer, so no push is rendered for that side.
+# The side whose tap made a game's newest version (in this process, or in
+# another that said so on the bus): its phone has the tap's answer, so no
+# push is rendered for that side.
 _acted: dict[int, tuple[int, str]] = {}
 ACTED_KEPT = 4096
 
