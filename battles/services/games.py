@@ -1090,6 +1090,12 @@ def latest_events(
 CATCH_UP_EVENTS = 50  # a phone further behind gets the whole board again
 
 
+def may_catch_up(game: Game, version: int) -> bool:
+    """Whether a phone showing ``version`` (behind the game) is near enough
+    to catch up with what changed only."""
+    return 0 < version < game.version and game.version - version <= CATCH_UP_EVENTS
+
+
 def state_at(
     game: Game,
     version: int,
@@ -1106,7 +1112,7 @@ def state_at(
     past ``version``: every event since is in it)."""
     if version == game.version:
         return game.state
-    if not 0 < version < game.version or game.version - version > CATCH_UP_EVENTS:
+    if not may_catch_up(game, version):
         return None
     since = game.events.filter(seq__gt=version).order_by("seq")
     if known is None:

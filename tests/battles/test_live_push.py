@@ -19,9 +19,12 @@ from django.test import AsyncClient, Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from battles.identity import SPECTATOR as SPECTATOR_ROLE
+from battles.identity import Viewer
 from battles.live import stream as live_stream
 from battles.models.armies import Owner
 from battles.models.games import Game, SeatRole
+from battles.presenters.push import render_changes
 from battles.services import games as services
 from battles.services.boards import log_tail
 from battles.services.games import perform_action
@@ -30,7 +33,7 @@ from tests.battles.test_live_stream import open_stream
 from tests.support.aio import run_async
 from tests.support.cast import OPPONENT, OWNER, SPECTATOR, phone_of
 from tests.support.game_bot import next_command
-from tests.support.live import seat, two_phone_game
+from tests.support.live import play, seat, two_phone_game
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -324,3 +327,19 @@ def test_a_kept_state_serves_the_push_unless_an_undo_came_since(game):
     assert services.state_at(game, base, kept) is None
     assert services.state_at(game, base) is None
     assert services.state_at(game, base, kept, log_tail(game, base)) is None
+
+
+def test_a_phone_too_far_behind_gets_no_render_and_no_log_read(game):
+    """Past CATCH_UP_EVENTS the phone fetches its whole board: the push reads
+    nothing of the log (however far behind), and renders nothing."""
+    base, kept = game.version, game.state
+    while game.version - base <= services.CATCH_UP_EVENTS:
+        play(game, 10)
+        game.refresh_from_db()
+    watching = {
+        Viewer(frozenset({"b"}), "en"),
+        Viewer(frozenset({SPECTATOR_ROLE}), "en"),
+    }
+    with CaptureQueriesContext(connection) as asked:
+        assert render_changes(game, base, watching, kept) == {}
+    assert len(asked) == 0
