@@ -37,6 +37,8 @@ from typing import Any
 from django.conf import settings
 from django.db import connections
 
+from rules.game.state import SIDES
+
 logger = logging.getLogger(__name__)
 
 # Put in every queue of a process when its listener (re)connects: messages
@@ -55,9 +57,6 @@ FALLBACK_LOOK_SECONDS = 0.5
 PUBLISH_RETRY_SECONDS = 1.0
 # While publishing fails: a line with the count at most this often.
 FAILURE_LOG_SECONDS = 60.0
-
-
-SIDES = ("a", "b")
 
 
 def encode(game_id: int, version: int, side: str | None = None) -> str:

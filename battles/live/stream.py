@@ -150,9 +150,9 @@ def _changes(
     known: dict | None,
 ) -> tuple[int | None, dict | None, dict[Viewer, str]]:
     """The game's version and state and, past ``base``, the answer per
-    viewpoint (not for the side whose tap made that version in this process:
-    its phone has the tap's answer). ``known``: the state at ``base``, kept
-    from the last look (None at the first)."""
+    viewpoint (not for the side whose tap made that version, as this process
+    or the bus heard it: its phone has the tap's answer). ``known``: the
+    state at ``base``, kept from the last look (None at the first)."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return None, None, {}
