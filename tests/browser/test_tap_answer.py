@@ -9,6 +9,7 @@ import pytest
 from tests.browser.test_game_screen import open_game, phones, two_phone_game  # noqa: F401
 from tests.support.live import OPPONENT, OWNER
 from tests.support.phone_page import board_version, settled, wait_for_version
+from tests.support.shots import shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -20,6 +21,8 @@ def test_after_taps_the_forms_outside_the_panel_act_at_once(phones, live_server)
     open_game(b, live_server.url, OPPONENT, game)
     dice_before = a.locator("#game-dice").inner_html()
     settled(a, a.get_by_role("button", name="Confirm this sequence").click)
+    first = board_version(a)
+    # A button of that tap's answer (a fragment: no CSRF field in its form).
     settled(a, a.get_by_role("button", name="Choose this fighter").click)
     version = board_version(a)
     wait_for_version(b, version, 5000)
@@ -28,6 +31,12 @@ def test_after_taps_the_forms_outside_the_panel_act_at_once(phones, live_server)
     assert "set its activation sequence" in a.locator("#game-log").inner_text()
     assert a.locator("#log-lines > li").count() <= 6
     assert a.locator("#game-dice").inner_html() == dice_before
+    # The answer's forms carry no CSRF field (htmx sends the page's token in
+    # a header), yet its tap was taken: the version moved on.
+    assert a.locator("#game-panel input[name=csrfmiddlewaretoken]").count() == 0
+    assert version > first
+    shot(a, "tap_answer", "a-after-two-taps")
+    shot(b, "tap_answer", "b-pushed")
     # The game's end, rendered with the page (an older version): calling time
     # is asked of the other phone at once, not refused as "the game moved on".
     a.locator("#game-ending > summary").click()
