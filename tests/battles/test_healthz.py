@@ -71,12 +71,13 @@ def database_at(path: Path):
 
 
 def fill(disk: Path) -> Path:
+    """Write until the disk refuses. Unbuffered: a buffered file keeps the
+    bytes a short write left over and raises ENOSPC again when it closes."""
     filler = disk / "filler"
-    with open(filler, "wb") as out:
+    with open(filler, "wb", buffering=0) as out:
         try:
             while True:
                 out.write(b"\0" * 65536)
-                out.flush()
                 os.fsync(out.fileno())
         except OSError as error:
             assert error.errno == errno.ENOSPC
