@@ -40,6 +40,7 @@ LOG_ON_BOARD = 6
 # Panels that show a side's private cards (IV-A-1: the sequence; IV-B-1: the
 # top card and the reserve): on one phone, a hand-over screen comes first.
 PRIVATE_PANELS = {"strategic", "draw", "activation"}
+FLEE_TYPES = ("set_routed",)
 
 
 def build_board(
@@ -87,6 +88,7 @@ def build_board(
         private_to = [] if handover or side is None else [side]
     only = changed_fighters(before, state) if before is not None else None
     piles = activation.pile_counts(state, private_to)
+    flee = _flee(state, viewer.sides, side, offers)
     return {
         "game": game,
         "state": state,
@@ -99,10 +101,12 @@ def build_board(
         "piles": piles,
         "fighters": fighters_by_side(state, only),
         "changed": only,
-        "flee": _flee(state, viewer, side, offers),
-        # A refusal leaves the game as it was: the forms outside the panel
-        # stay (the tapped one keeps its choice, and its message goes by it).
-        "moved": since is None or game.version != since,
+        "flee": flee,
+        # Like the draws, sent again only when its choices changed (a mark
+        # made from it changes them): its form posts the version the board
+        # shows (live.js). A refusal changes nothing: the form stays as the
+        # player left it, and its message goes by it.
+        "flee_changed": before is None or _flee(before, viewer.sides) != flee,
         # A small answer sends the parts outside the panel only when they
         # changed: their forms post the version the board shows (live.js).
         **_parts_changed(game, viewer, before, piles, private_to),
@@ -210,12 +214,19 @@ def _tools_part(state, side, offers, handover, open_tool, refused, added):
     }
 
 
-def _flee(state, viewer, side: str | None, offers: Offers) -> dict[str, Any]:
-    """ "A fighter flees", for each side this phone holds (sent with every
-    answer: its choices and its version follow the game)."""
+def _flee(
+    state, sides, side: str | None = None, offers: Offers | None = None
+) -> dict[str, Any]:
+    """ "A fighter flees", for each side this phone holds: the fighters
+    ``legal_actions`` lets it mark as routed (``offers``: ``side``'s, known)."""
     return {
-        s: flee_choices(state, offers if s == side else Offers(state, s))
-        for s in viewer.sides
+        s: flee_choices(
+            state,
+            offers
+            if s == side and offers is not None
+            else Offers(state, s, FLEE_TYPES),
+        )
+        for s in sides
     }
 
 

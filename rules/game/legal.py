@@ -32,6 +32,7 @@ together. A field a command leaves out is read as its declaration says
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from rules.activation import DrawPhase
@@ -80,13 +81,19 @@ def waiting_for(state: State) -> set[str]:
     return set()
 
 
-def legal_actions(state: State, side: str) -> list[Entry]:
-    """What ``side`` may do now, as commands in the shape ``decide`` takes."""
+def legal_actions(
+    state: State, side: str, *, types: Collection[str] | None = None
+) -> list[Entry]:
+    """What ``side`` may do now, as commands in the shape ``decide`` takes.
+    ``types``: only the entries of those command types (the whole list
+    filtered, without building the rest)."""
     if side not in st.SIDES or state["phase"] == "finished":
         return []
     waited = side in waiting_for(state)
     result: list[Entry] = []
     for kind in COMMAND_TABLE.values():
+        if types is not None and kind.type not in types:
+            continue
         if not waited and not kind.anytime:
             continue
         result.extend(kind.legal(state, side))

@@ -32,6 +32,11 @@ def check_state(state, rng, made_up=6):
         entries = legal_actions(state, side)
         if side not in waiting_for(state):
             assert {e["type"] for e in entries} <= ANYTIME, (side, entries)
+        # ``types``: the same entries as the whole list filtered, in order.
+        some = set(rng.sample(sorted(COMMAND_TABLE), 3))
+        assert legal_actions(state, side, types=some) == [
+            e for e in entries if e["type"] in some
+        ]
         for entry in entries:
             command = example_command(state, side, entry, rng)
             before = copy.deepcopy(state)

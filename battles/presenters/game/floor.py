@@ -7,7 +7,7 @@ through here, so the panels offer exactly what the rules would accept.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from rules.game import legal_actions, waiting_for
@@ -16,8 +16,14 @@ from rules.game import legal_actions, waiting_for
 class Offers:
     """What ``legal_actions`` lists for one side, by command type."""
 
-    def __init__(self, state: Mapping[str, Any], side: str | None):
-        self.entries = legal_actions(dict(state), side) if side else []
+    def __init__(
+        self,
+        state: Mapping[str, Any],
+        side: str | None,
+        types: Collection[str] | None = None,
+    ):
+        """``types``: only the entries of those command types."""
+        self.entries = legal_actions(dict(state), side, types=types) if side else []
 
     def of(self, command_type: str, **fields: Any) -> list[dict[str, Any]]:
         """The entries of a type (those naming ``fields``' values, if given)."""
