@@ -220,14 +220,44 @@
       var again = document.getElementById(activeId);
       if (again && again.focus) again.focus({ preventScroll: true });
     }
+    added.forEach(function (element) {
+      if (element.matches(HTMX_WORK) || element.querySelector(HTMX_WORK)) unprocessed.push(element);
+    });
     afterPaint(function () {
-      added.forEach(function (element) {
-        if (document.body.contains(element)) htmx.process(element);
-      });
+      processNew();
       panel.dispatchEvent(new CustomEvent("htmx:afterSettle", { bubbles: true, detail: { elt: panel } }));
     });
     return true;
   }
+
+  // What htmx's processing gives a part (a form it posts, a button it
+  // tracks, an element it fetches into): the parts of an answer with none
+  // (the status line, fighters, log lines) are not processed at all.
+  var HTMX_WORK =
+    "form, [type=submit], [hx-get], [hx-post], [hx-put], [hx-patch], [hx-delete], [hx-trigger], [hx-boost], [hx-ext]";
+  var unprocessed = [];
+
+  function processNew() {
+    var parts = unprocessed;
+    unprocessed = [];
+    parts.forEach(function (element) {
+      if (document.body.contains(element)) htmx.process(element);
+    });
+  }
+
+  // A tap before the new parts were processed (a quick second tap where the
+  // first landed, as the frame is painted) has them processed first: its
+  // form is then htmx's (posted with the page's CSRF header), never a plain
+  // post without a token.
+  ["pointerdown", "click", "submit", "keydown"].forEach(function (type) {
+    document.addEventListener(
+      type,
+      function () {
+        if (unprocessed.length) processNew();
+      },
+      true
+    );
+  });
 
   // The board shows the log's last lines (app.css hides the others, the log
   // page has them all): the hidden ones are dropped rather than kept, so the
@@ -242,7 +272,8 @@
   // Once the frame is painted, after what else waited for that frame (a
   // task queued from a frame callback runs after the paint; this one queues
   // its own from such a task, so it comes after theirs). A hidden page paints
-  // no frame: at the latest after a tenth of a second.
+  // no frame: at once. A frame late on a busy phone is waited for (up to a
+  // second): a tap meanwhile processes the new parts itself (above).
   function afterPaint(callback) {
     var done = false;
     function once() {
@@ -255,7 +286,7 @@
         window.setTimeout(once, 0);
       }, 0);
     });
-    window.setTimeout(once, 100);
+    window.setTimeout(once, document.hidden ? 0 : 1000);
   }
 
   // The forms outside the panel (the dice, a fighter's flight, the game's

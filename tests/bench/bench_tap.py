@@ -254,6 +254,7 @@ TRACE_CATEGORIES = [
     "blink.user_timing",
     "v8.execute",
     "disabled-by-default-devtools.timeline",
+    "disabled-by-default-v8.cpu_profiler",
 ]
 
 
@@ -355,15 +356,19 @@ def trace_taps(trace: dict) -> list[dict]:
     return figures
 
 
-def run_trace(browser, phones: dict, taps: int) -> None:
+def run_trace(browser, phones: dict, taps: int, keep: Path | None = None) -> None:
     """A throttled round under a performance trace; per tap, what the
-    tapping phone's main thread did, and what its answer swapped."""
+    tapping phone's main thread did, and what its answer swapped. ``keep``:
+    the trace is written there too (DevTools' Performance panel opens it)."""
     answers: list = []
     browser.start_tracing(categories=TRACE_CATEGORIES)
     try:
         play_round(phones, taps, answers)
     finally:
-        trace = json.loads(browser.stop_tracing())
+        raw = browser.stop_tracing()
+    if keep is not None:
+        keep.write_bytes(raw)
+    trace = json.loads(raw)
     figures = {f["version"]: f for f in trace_taps(trace)}
     rows = []
     for _side, version, kind, body in answers:
@@ -459,6 +464,9 @@ def main() -> None:
         action="store_true",
         help="then a throttled round under a Chromium trace (per tap figures)",
     )
+    parser.add_argument(
+        "--trace-file", type=Path, help="with --trace: keep the raw trace there"
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -492,7 +500,7 @@ def main() -> None:
                     context.close()
             if args.trace:
                 phones, contexts = open_phones(browser, base, games[-1], 4)
-                run_trace(browser, phones, args.taps)
+                run_trace(browser, phones, args.taps, args.trace_file)
                 for context in contexts:
                     context.close()
             browser.close()

@@ -47,3 +47,40 @@ def test_after_taps_the_forms_outside_the_panel_act_at_once(phones, live_server)
     assert a.locator("[data-time-call-request=a]").count() == 1
     wait_for_version(b, version + 1, 5000)
     assert b.locator("[data-time-call-request=a]").count() == 1
+
+
+EARLY_TAP = """(shown) => {
+  window.earlyTap = null;
+  const board = document.getElementById("board");
+  new MutationObserver((records, observer) => {
+    const status = document.getElementById("game-status");
+    if (Number(status.dataset.version) <= shown) return;
+    const button = [...document.querySelectorAll("#game-panel button")].find(
+      (b) => b.textContent.trim() === "Choose this fighter");
+    if (!button) return;
+    observer.disconnect();
+    // The answer is in, its frame not yet painted: tap its button now.
+    window.earlyTap = {processed: "htmx-internal-data" in button.form};
+    button.click();
+  }).observe(board, {subtree: true, childList: true});
+}"""
+
+
+def test_a_tap_on_the_answer_before_its_frame_is_still_htmx_s(phones, live_server):  # noqa: F811
+    """The answer's parts are processed by htmx once its frame is painted; a
+    second tap landing on them before (where the first one landed) has them
+    processed first: htmx posts it with the page's CSRF header, where a plain
+    post of the fragment's form (no token field) would get a 403 page."""
+    game = two_phone_game()
+    a = phones["a"]
+    open_game(a, live_server.url, OWNER, game)
+    page_url = a.url
+    first = board_version(a)
+    a.evaluate(EARLY_TAP, first)
+    a.get_by_role("button", name="Confirm this sequence").click()
+    wait_for_version(a, first + 2, 5000)
+    assert a.evaluate("() => window.earlyTap") == {"processed": False}
+    assert a.url == page_url
+    game.refresh_from_db()
+    assert game.state["tactics"]["fighters"]["a"] is not None  # the second tap's
+    assert a.get_by_role("button", name="Choose this fighter").count() == 0
