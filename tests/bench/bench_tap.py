@@ -254,7 +254,6 @@ TRACE_CATEGORIES = [
     "blink.user_timing",
     "v8.execute",
     "disabled-by-default-devtools.timeline",
-    "disabled-by-default-v8.cpu_profiler",
 ]
 
 
