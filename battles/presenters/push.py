@@ -55,7 +55,6 @@ def render_changes(
             if side is not None and context["panel"].kind in SESSION_PANELS:
                 continue
             context["tap"] = TAP_PLACEHOLDER
-            context["fragment"] = True  # htmx swaps it in: no CSRF token field
             pages[viewpoint] = render_to_string(ANSWER_TEMPLATE, context)
     return pages
 

@@ -22,6 +22,7 @@ from battles.models.games import Game
 from battles.presenters.board import build_board, whole_log_page
 from battles.presenters.game import floor_side
 from battles.presenters.game_list import game_lines
+from battles.presenters.push import ANSWER_TEMPLATE
 from battles.presenters.story import story_verdict
 from battles.presenters.words import rules_text
 from battles.services import games as services
@@ -96,8 +97,7 @@ def _render_answer(request, game, viewer, *, status=200, **extra) -> HttpRespons
     """An htmx tap's answer: the panel, plus what changed as out-of-band swaps
     (the status line, the draws, the fighters that changed, the new log lines)."""
     context = board_context(request, game, viewer, **extra)
-    context["fragment"] = True  # htmx swaps it in: no CSRF token field
-    response = render(request, "battles/games/answer.html", context, status=status)
+    response = render(request, ANSWER_TEMPLATE, context, status=status)
     response["X-Game-Version"] = str(game.version)
     response["Cache-Control"] = "no-store"
     return response

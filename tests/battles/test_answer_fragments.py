@@ -102,6 +102,23 @@ def test_without_the_header_the_same_tap_is_refused_and_changes_nothing():
     assert not game.events.filter(seq__gt=version).exists()
 
 
+def test_the_whole_page_keeps_its_token_fields_for_a_plain_post():
+    """Only the fragments drop the field: the page itself posts without
+    JavaScript (its forms' ``action``), so each form carries the token."""
+    game = two_phone_game()
+    phone = phone_of(OWNER, Client(enforce_csrf_checks=True))
+    page = phone.get(reverse("game", args=[game.public_id])).content.decode()
+    forms = forms_of(page)
+    assert forms
+    assert all("csrfmiddlewaretoken" in fields for _url, fields in forms)
+    url, fields = next((u, f) for u, f in forms if u.endswith("/act"))
+    # No header, no htmx: a plain post passes the CSRF check with its field,
+    # and fails without it.
+    assert phone.post(url, fields).status_code != 403
+    fields.pop("csrfmiddlewaretoken")
+    assert phone.post(url, fields).status_code == 403
+
+
 def test_every_form_of_an_answer_has_a_key_of_its_own():
     game = two_phone_game()
     phone = phone_of(OWNER, Client())
