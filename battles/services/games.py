@@ -1078,13 +1078,22 @@ def latest_events(
             default=Value(None),
             output_field=JSONField(),
         )
-    rows = game.events.order_by("-seq").values(
-        "seq", "action", "kind", "side", "disputed", "dice_source", read=payload
-    )[:count]
-    return [
-        {**row, "side": row["side"] or None, "payload": row.pop("read") or {}}
-        for row in reversed(rows)
-    ]
+    rows = game.events.order_by("-seq").values(*_BOARD_FIELDS, read=payload)[:count]
+    return [_board_event(row) for row in reversed(rows)]
+
+
+def events_after(game: Game, version: int) -> list[dict[str, Any]]:
+    """The log's events past ``version``, oldest first, as ``latest_events``
+    gives them (with their payloads)."""
+    rows = game.events.filter(seq__gt=version).order_by("seq")
+    return [_board_event(row) for row in rows.values(*_BOARD_FIELDS, read=F("payload"))]
+
+
+_BOARD_FIELDS = ("seq", "action", "kind", "side", "disputed", "dice_source")
+
+
+def _board_event(row: dict[str, Any]) -> dict[str, Any]:
+    return {**row, "side": row["side"] or None, "payload": row.pop("read") or {}}
 
 
 CATCH_UP_EVENTS = 50  # a phone further behind gets the whole board again

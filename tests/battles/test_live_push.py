@@ -343,3 +343,72 @@ def test_a_phone_too_far_behind_gets_no_render_and_no_log_read(game):
     with CaptureQueriesContext(connection) as asked:
         assert render_changes(game, base, watching, kept) == {}
     assert len(asked) == 0
+
+
+def _window(game: Game, since: int) -> list[dict]:
+    """The log's last forty events, payloads past ``since``: what a phone
+    behind the game was read before it was given the events past it alone."""
+    window = max(40, services.UNDO_WINDOW, game.version - since)
+    return services.latest_events(game, window, payloads_after=since)
+
+
+def _seen(game: Game, viewer: Viewer, tail: list[dict], since: int) -> tuple:
+    from battles.presenters.board import build_board
+    from battles.services.boards import board_read
+
+    read = board_read(game, viewer, viewer.side, since=since, tail=tail)
+    context = build_board(game, viewer, read, side=viewer.side, since=since)
+    return (
+        read.can_undo,
+        read.undo_request,
+        read.dice_mode_request,
+        read.time_call_request,
+        [(line.seq, line.text) for line in context["new_lines"]],
+        [(line.seq, line.text) for line in context["latest"]],
+    )
+
+
+def test_a_phone_behind_reads_the_events_past_its_version_alone(game):
+    """A push (or a phone's catch-up) reads the events past the version the
+    phone shows, not the log's last forty: for every viewpoint, the undo
+    button, the requests standing and the lines are what the forty gave,
+    one to three actions behind, through a played game; once an event about
+    the log itself (an undo, or its request) is past that version, the forty
+    again."""
+    viewers = [
+        Viewer(frozenset({"a"}), "en"),
+        Viewer(frozenset({"b"}), "en"),
+        Viewer(frozenset({SPECTATOR_ROLE}), "en"),
+    ]
+    rng = random.Random(5)
+    versions = [game.version]
+    compared = 0
+    for _ in range(45):
+        game.refresh_from_db()
+        if game.finished:
+            break
+        side, command = next_command(game.state, rng)
+        perform_action(game, side, command)
+        game.refresh_from_db()
+        versions.append(game.version)
+        for since in versions[-4:-1]:
+            tail = log_tail(game, since)
+            assert [e["seq"] for e in tail] == list(range(since + 1, game.version + 1))
+            for viewer in viewers:
+                assert _seen(game, viewer, tail, since) == _seen(
+                    game, viewer, _window(game, since), since
+                )
+                compared += 1
+    assert compared > 100
+    # An undo since (or its request): the forty.
+    since = game.version
+    speaker = next(
+        s
+        for s in ("a", "b")
+        if services.may_undo(game, s) and services.pending_undo_request(game) is None
+    )
+    services.undo_last_action(game, speaker)
+    game.refresh_from_db()
+    tail = log_tail(game, since)
+    assert len(tail) > game.version - since
+    assert tail == _window(game, since)
