@@ -38,8 +38,11 @@ def render_changes(
     since, the game over: as ``game_board`` decides). ``known``: the state at
     ``base``, when the stream's room kept it. The log's tail is read once
     for every viewpoint, and says whether an undo came since."""
-    if game.finished or not services.may_catch_up(game, base):
-        return {}  # read no tail: the phone fetches its whole board
+    viewpoints = list(viewpoints)
+    if not viewpoints or game.finished or not services.may_catch_up(game, base):
+        # Read no tail: nobody to render for (in this process, only the
+        # tapping phone watches: it has its answer), or a whole board to fetch.
+        return {}
     tail = log_tail(game, base)
     before = services.state_at(game, base, known, tail)
     if before is None:

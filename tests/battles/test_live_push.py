@@ -329,6 +329,17 @@ def test_a_kept_state_serves_the_push_unless_an_undo_came_since(game):
     assert services.state_at(game, base, kept, log_tail(game, base)) is None
 
 
+def test_no_viewpoint_to_render_for_reads_no_log(game):
+    """A process where only the tapping phone watches (it has its answer):
+    the look renders nothing and reads nothing of the log."""
+    base, kept = game.version, game.state
+    play(game, 1)
+    game.refresh_from_db()
+    with CaptureQueriesContext(connection) as asked:
+        assert render_changes(game, base, set(), kept) == {}
+    assert len(asked) == 0
+
+
 def test_a_phone_too_far_behind_gets_no_render_and_no_log_read(game):
     """Past CATCH_UP_EVENTS the phone fetches its whole board: the push reads
     nothing of the log (however far behind), and renders nothing."""
