@@ -114,7 +114,8 @@ def log_tail(game: Game, since: int | None = None) -> list[dict[str, Any]]:
     a tap's answer, they hold its new lines, and their latest settles the
     undo button (``undo_target`` stops at the latest action) and the
     requests (superseded). A few rows instead of forty: the live push's
-    read (profiled: a fifth of a push)."""
+    read (profiled: a fifth of a push). With one of those past ``since``,
+    the forty (the phone will fetch its whole board: ``state_at``)."""
     if since is not None and since < game.version:
         fresh = services.events_after(game, since)
         if fresh and not any(event["kind"] in META_KINDS for event in fresh):

@@ -1064,6 +1064,15 @@ def rules_events(game: Game) -> list[dict[str, Any]]:
     return [event.as_rules_event() for event in game.events.order_by("seq")]
 
 
+# An event as a board reads it: its payload read as ``read`` (all of it, or
+# only where a small answer words it).
+_BOARD_FIELDS = ("seq", "action", "kind", "side", "disputed", "dice_source")
+
+
+def _board_event(row: dict[str, Any]) -> dict[str, Any]:
+    return {**row, "side": row["side"] or None, "payload": row.pop("read") or {}}
+
+
 def latest_events(
     game: Game, count: int, *, payloads_after: int | None = None
 ) -> list[dict[str, Any]]:
@@ -1087,13 +1096,6 @@ def events_after(game: Game, version: int) -> list[dict[str, Any]]:
     gives them (with their payloads)."""
     rows = game.events.filter(seq__gt=version).order_by("seq")
     return [_board_event(row) for row in rows.values(*_BOARD_FIELDS, read=F("payload"))]
-
-
-_BOARD_FIELDS = ("seq", "action", "kind", "side", "disputed", "dice_source")
-
-
-def _board_event(row: dict[str, Any]) -> dict[str, Any]:
-    return {**row, "side": row["side"] or None, "payload": row.pop("read") or {}}
 
 
 CATCH_UP_EVENTS = 50  # a phone further behind gets the whole board again
