@@ -118,7 +118,7 @@ def log_tail(game: Game, since: int | None = None) -> list[dict[str, Any]]:
     the forty (the phone will fetch its whole board: ``state_at``)."""
     if since is not None and since < game.version:
         fresh = services.events_after(game, since)
-        if fresh and not any(event["kind"] in META_KINDS for event in fresh):
+        if services.catches_up_through([event["kind"] for event in fresh]):
             return fresh
     window = max(RECENT_EVENTS, services.UNDO_WINDOW)
     if since is not None:

@@ -1107,6 +1107,13 @@ def may_catch_up(game: Game, version: int) -> bool:
     return 0 < version < game.version and game.version - version <= CATCH_UP_EVENTS
 
 
+def catches_up_through(kinds: Sequence[str]) -> bool:
+    """Whether a phone behind the game catches up with what changed only,
+    through events of these ``kinds`` past its version: some, and none about
+    the log itself (an undo, a request: it changes lines already shown)."""
+    return bool(kinds) and META_KINDS.isdisjoint(kinds)
+
+
 def state_at(
     game: Game,
     version: int,
@@ -1136,7 +1143,7 @@ def state_at(
         rows = [(e["kind"], known) for e in tail if e["seq"] > version]
     else:
         rows = [(kind, known) for kind in since.values_list("kind", flat=True)]
-    if not rows or any(kind in META_KINDS for kind, _state in rows):
+    if not catches_up_through([kind for kind, _state in rows]):
         return None
     return rows[0][1]
 

@@ -24,9 +24,10 @@ from battles.identity import Viewer
 from battles.live import stream as live_stream
 from battles.models.armies import Owner
 from battles.models.games import Game, SeatRole
+from battles.presenters.board import build_board
 from battles.presenters.push import render_changes
 from battles.services import games as services
-from battles.services.boards import log_tail
+from battles.services.boards import board_read, log_tail
 from battles.services.games import perform_action
 from battles.views import live as live_view
 from tests.battles.test_live_stream import open_stream
@@ -364,9 +365,6 @@ def _window(game: Game, since: int) -> list[dict]:
 
 
 def _seen(game: Game, viewer: Viewer, tail: list[dict], since: int) -> tuple:
-    from battles.presenters.board import build_board
-    from battles.services.boards import board_read
-
     read = board_read(game, viewer, viewer.side, since=since, tail=tail)
     context = build_board(game, viewer, read, side=viewer.side, since=since)
     return (
