@@ -27,12 +27,12 @@ def characteristics(values: list[tuple[str, object, object]]) -> SafeString:
 @register.simple_tag(takes_context=True)
 def csrf_field(context) -> SafeString:
     """Django's ``{% csrf_token %}``, but in a ``fragment``: a tap's answer
-    or a pushed board, which only htmx swaps in and whose forms only htmx
-    posts, with the page's token in a header (``base.html``'s
-    ``hx-headers``). There a field would only add an element per form, and a
-    token masked afresh per render: 32 draws of the system's randomness,
-    each letting go of the interpreter's lock, which a busy server gives back
-    late."""
+    or a pushed board, which only script swaps in and whose forms only
+    script posts (htmx, or ``live.js`` for the panel's taps), with the page's
+    token in a header (``base.html``'s ``hx-headers``). There a field would
+    only add an element per form, and a token masked afresh per render: 32
+    draws of the system's randomness, each letting go of the interpreter's
+    lock, which a busy server gives back late."""
     if context.get("fragment"):
         return SafeString("")
     return CSRF_FIELD.render(context)
@@ -62,9 +62,10 @@ def tap_fields(context, command_type: str = "", side: str | None = None) -> Safe
 
 @register.simple_tag(takes_context=True)
 def act_attrs(context) -> SafeString:
-    """A tap's form attributes: posted by htmx to the game's ``act`` URL (a
-    plain POST without JavaScript), the answer taking the panel's place, its
-    buttons disabled while the tap is under way."""
+    """A tap's form attributes: posted to the game's ``act`` URL (a plain
+    POST without JavaScript; with it, by ``live.js`` as htmx would, these
+    attributes being what it looks for), the answer taking the panel's
+    place, its buttons disabled while the tap is under way."""
     return format_html(
         'hx-post="{0}" hx-target="#game-panel" hx-swap="outerHTML" '
         'hx-disabled-elt="find button" method="post" action="{0}"',

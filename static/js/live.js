@@ -246,9 +246,10 @@
   }
 
   // A tap before the new parts were processed (a quick second tap where the
-  // first landed, as the frame is painted) has them processed first: its
-  // form is then htmx's (posted with the page's CSRF header), never a plain
-  // post without a token.
+  // first landed, as the frame is painted) has them processed first: a form
+  // htmx posts (one whose answer does not take the panel's place: an undo, a
+  // request's answer) is then htmx's, with the page's CSRF header, never a
+  // plain post without a token. The panel's taps are this file's (below).
   ["pointerdown", "click", "submit", "keydown"].forEach(function (type) {
     document.addEventListener(
       type,
@@ -293,14 +294,125 @@
   // end) are not sent again with every answer (only when they change): the
   // version they post is the one the board shows when tapped (the one they
   // would carry had they been sent again). The panel's forms carry theirs.
+  function postsShownVersion(elt) {
+    return !!(elt && elt.closest && board.contains(elt) && !elt.closest("#game-panel") && shownVersion());
+  }
+
   document.body.addEventListener("htmx:configRequest", function (event) {
-    var elt = event.detail.elt;
     var parameters = event.detail.parameters;
-    if (!elt || !elt.closest || !board.contains(elt) || elt.closest("#game-panel")) return;
-    if (parameters.version === undefined) return;
-    var shown = shownVersion();
-    if (shown) parameters.version = String(shown);
+    if (parameters.version === undefined || !postsShownVersion(event.detail.elt)) return;
+    parameters.version = String(shownVersion());
   });
+
+  // --- a tap whose answer takes the panel's place, posted here ----------------------
+  // Such a form (game_tags.act_attrs: hx-post, hx-target="#game-panel",
+  // hx-swap="outerHTML") is posted by this script, not by htmx: htmx's
+  // request path (its trigger, values, validation and queue machinery, then
+  // its load handler) was a fifth of a tap's work on a phone throttled 4x
+  // (tests/bench/bench_tap.py --trace). The request is the one htmx sends
+  // (the form's fields and the tapped button, the page's CSRF header from
+  // the body's hx-headers, htmx's request headers); htmx's lifecycle events
+  // (beforeRequest, afterRequest, sendError, responseError) are announced
+  // with the fields their listeners read (this file's, app.js's alerts), so
+  // the page treats both kinds of tap alike; the answer is handled as
+  // base.html's responseHandling says (2xx and 422 swapped, 204 and errors
+  // not) with the HX-Retarget, HX-Reswap and HX-Redirect headers. The
+  // browser has already checked the fields (no submit event otherwise).
+  var PANEL_TAP = 'form[hx-post][hx-target="#game-panel"][hx-swap="outerHTML"]';
+
+  document.addEventListener(
+    "submit",
+    function (event) {
+      var form = event.target;
+      if (!form.matches || !form.matches(PANEL_TAP) || !board.contains(form)) return;
+      // Before htmx's own listener on the form, which is then not reached.
+      event.preventDefault();
+      event.stopPropagation();
+      if (form.classList.contains("htmx-request")) return; // its tap is under way
+      postTap(form, event.submitter, event);
+    },
+    true
+  );
+
+  // On the form, or on the body once the answer took the form away (an event
+  // on a detached element reaches no listener of the page).
+  function announce(form, name, detail) {
+    var on = document.body.contains(form) ? form : document.body;
+    return on.dispatchEvent(new CustomEvent(name, { bubbles: true, cancelable: true, detail: detail }));
+  }
+
+  function postTap(form, submitter, cause) {
+    var url = form.getAttribute("hx-post");
+    var fields = new FormData(form);
+    if (submitter && submitter.name) fields.append(submitter.name, submitter.value);
+    if (fields.has("version") && postsShownVersion(form)) fields.set("version", String(shownVersion()));
+    var xhr = new XMLHttpRequest();
+    var detail = {
+      elt: form,
+      target: document.getElementById("game-panel"),
+      requestConfig: { verb: "post", path: url, elt: form, triggeringEvent: cause },
+      xhr: xhr,
+      successful: false,
+      failed: false,
+    };
+    if (!announce(form, "htmx:beforeRequest", detail)) return;
+    var buttons = Array.prototype.slice.call(form.querySelectorAll("button"));
+    buttons.forEach(function (button) {
+      button.disabled = true;
+    });
+    form.classList.add("htmx-request");
+
+    function done() {
+      buttons.forEach(function (button) {
+        button.disabled = false;
+      });
+      form.classList.remove("htmx-request");
+    }
+
+    xhr.open("POST", url);
+    var headers = {};
+    try {
+      headers = JSON.parse(document.body.getAttribute("hx-headers") || "{}");
+    } catch (error) {
+      headers = {};
+    }
+    headers["HX-Request"] = "true";
+    headers["HX-Current-URL"] = window.location.href;
+    headers["HX-Target"] = "game-panel";
+    headers["Content-Type"] = "application/x-www-form-urlencoded";
+    Object.keys(headers).forEach(function (name) {
+      xhr.setRequestHeader(name, headers[name]);
+    });
+    xhr.onload = function () {
+      done();
+      var redirect = xhr.getResponseHeader("HX-Redirect");
+      if (redirect) {
+        window.location.href = redirect;
+        return;
+      }
+      var status = xhr.status;
+      detail.failed = status >= 400 && status !== 422;
+      detail.successful = !detail.failed;
+      if ((status >= 200 && status < 400 && status !== 204) || status === 422) {
+        swapIn(
+          xhr.responseText,
+          xhr.getResponseHeader("HX-Retarget") || "#game-panel",
+          xhr.getResponseHeader("HX-Reswap") || "outerHTML"
+        );
+      } else if (detail.failed) {
+        announce(form, "htmx:responseError", detail);
+      }
+      announce(form, "htmx:afterRequest", detail);
+    };
+    // No answer reached this phone (offline, the server away).
+    xhr.onerror = xhr.ontimeout = function () {
+      done();
+      detail.failed = true;
+      announce(form, "htmx:sendError", detail);
+      announce(form, "htmx:afterRequest", detail);
+    };
+    xhr.send(new URLSearchParams(fields).toString());
+  }
 
   // A tap's answer aimed at the panel (its form's hx-swap, or the server's
   // HX-Reswap): swapped above rather than by htmx.

@@ -26,12 +26,12 @@ def test_after_taps_the_forms_outside_the_panel_act_at_once(phones, live_server)
     settled(a, a.get_by_role("button", name="Choose this fighter").click)
     version = board_version(a)
     wait_for_version(b, version, 5000)
-    # The tap's answer is in: its panel's buttons act (processed by htmx),
+    # The tap's answer is in: its panel's buttons act,
     # the log shows the new lines (six at most), the dice part is untouched.
     assert "set its activation sequence" in a.locator("#game-log").inner_text()
     assert a.locator("#log-lines > li").count() <= 6
     assert a.locator("#game-dice").inner_html() == dice_before
-    # The answer's forms carry no CSRF field (htmx sends the page's token in
+    # The answer's forms carry no CSRF field (live.js sends the page's token in
     # a header), yet its tap was taken: the version moved on.
     assert a.locator("#game-panel input[name=csrfmiddlewaretoken]").count() == 0
     assert version > first
@@ -66,11 +66,12 @@ EARLY_TAP = """(shown) => {
 }"""
 
 
-def test_a_tap_on_the_answer_before_its_frame_is_still_htmx_s(phones, live_server):  # noqa: F811
+def test_a_tap_on_the_answer_before_its_frame_carries_the_token(phones, live_server):  # noqa: F811
     """The answer's parts are processed by htmx once its frame is painted; a
-    second tap landing on them before (where the first one landed) has them
-    processed first: htmx posts it with the page's CSRF header, where a plain
-    post of the fragment's form (no token field) would get a 403 page."""
+    second tap landing on them before (where the first one landed) is still
+    posted with the page's CSRF header (by live.js, as every panel tap is),
+    where a plain post of the fragment's form (no token field) would get a
+    403 page."""
     game = two_phone_game()
     a = phones["a"]
     open_game(a, live_server.url, OWNER, game)
