@@ -32,9 +32,12 @@ from collections.abc import Callable
 from battles.identity import Viewer
 
 # The render of what changed past a version, per viewpoint (a presenter's):
-# the game, that version, the viewpoints, and the state at that version when
-# the room kept it (else None: the log is asked).
-Render = Callable[[object, int, set[Viewer], dict | None], dict[Viewer, str]]
+# the game, that version, the viewpoints, the state at that version when the
+# room kept it and the events past it when an action of this process handed
+# them over (each else None: the log is asked).
+Render = Callable[
+    [object, int, set[Viewer], dict | None, list | None], dict[Viewer, str]
+]
 
 TAP_PLACEHOLDER = "live-tap-placeholder"
 _TAP = re.compile(re.escape(TAP_PLACEHOLDER))

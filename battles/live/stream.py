@@ -34,7 +34,7 @@ from django.db.models import Max
 
 from battles.identity import Viewer
 from battles.kept_connections import forget_replaced_files
-from battles.live.bus import OUTCOME, RESYNC, acted_side, get_bus
+from battles.live.bus import OUTCOME, RESYNC, acted_side, get_bus, take_handed
 from battles.live.push import Render, board_message, personal
 from battles.models.games import Game, GameEvent
 
@@ -148,19 +148,29 @@ def _changes(
     viewpoints: set[Viewer],
     render: Render | None,
     known: dict | None,
+    announced: int | None = None,
 ) -> tuple[int | None, dict | None, dict[Viewer, str]]:
     """The game's version and state and, past ``base``, the answer per
     viewpoint (not for the side whose tap made that version, as this process
     or the bus heard it: its phone has the tap's answer). ``known``: the
-    state at ``base``, kept from the last look (None at the first)."""
-    game = Game.objects.filter(pk=game_id).first()
+    state at ``base``, kept from the last look (None at the first).
+    ``announced``: the newest version the bus said; when an action of this
+    process made it (or a later one), the game as that action saved it is
+    not read again, nor its events when they are all past ``base`` (taken
+    here, as the look runs: the newest by then)."""
+    handed = take_handed(game_id, announced)
+    if handed is not None:
+        game = handed.game
+    else:
+        game = Game.objects.filter(pk=game_id).first()
     if game is None:
         return None, None, {}
     if game.version <= base or not viewpoints or render is None:
         return game.version, game.state, {}
     skip = acted_side(game_id, game.version)
     wanted = {v for v in viewpoints if skip is None or v.side != skip}
-    return game.version, game.state, render(game, base, wanted, known)
+    past = handed.events if handed is not None and handed.since == base else None
+    return game.version, game.state, render(game, base, wanted, known, past)
 
 
 # --- rooms: a game's streams in one process -------------------------------------------
@@ -209,7 +219,7 @@ class Room:
                     continue
                 if announced not in (None, RESYNC) and announced <= self.version:
                     continue
-                await self.look()
+                await self.look(announced)
         except asyncio.CancelledError:
             raise
         except Exception as error:  # the database went away: the phones resume
@@ -217,11 +227,13 @@ class Room:
         finally:
             self.close()
 
-    async def look(self) -> None:
+    async def look(self, announced: int | None = None) -> None:
+        """Look at the game past the version this room shows; ``announced``:
+        the newest version the bus said (None: a heartbeat's look)."""
         base = self.version
         viewpoints = {w.viewpoint for w in self.watchers if w.viewpoint is not None}
         version, state, pages = await look(
-            _changes, self.game_id, base, viewpoints, self.render, self.state
+            _changes, self.game_id, base, viewpoints, self.render, self.state, announced
         )
         if version is None:
             raise LookupError("the game is gone")

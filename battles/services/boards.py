@@ -77,10 +77,7 @@ def board_read(
     every viewpoint it renders).
     """
     if added and any(e.kind not in META_KINDS for e in added):
-        events = [
-            {**e.as_rules_event(), "disputed": False, "dice_source": e.dice_source}
-            for e in added
-        ]
+        events = services.board_events(added)
     else:
         events = log_tail(game, since) if tail is None else tail
     to_confirm = []

@@ -9,6 +9,7 @@ new version is announced to every phone watching the game.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -22,7 +23,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from battles.live import announce
-from battles.live.bus import note_acted
+from battles.live.bus import hand_over, note_acted
 from battles.models.armies import Army, Owner
 from battles.models.games import (
     DiceMode,
@@ -379,7 +380,15 @@ def _store_state(game: Game, state: dict[str, Any], rows: list[GameEvent]) -> No
     else:
         game.finished_at = None
     game.save(update_fields=["state", "version", "updated", "finished_at"])
-    transaction.on_commit(lambda: announce(game.pk, version))
+    # This process's pushes start from the game as saved (a copy: the request
+    # may act on ``game`` again) rather than reading it back.
+    saved, since, events = copy.copy(game), rows[0].seq - 1, board_events(rows)
+
+    def committed() -> None:
+        hand_over(saved, since, events)
+        announce(game.pk, version)
+
+    transaction.on_commit(committed)
 
 
 # The commands that commute with one another: two phones ticking their own
@@ -1071,6 +1080,15 @@ _BOARD_FIELDS = ("seq", "action", "kind", "side", "disputed", "dice_source")
 
 def _board_event(row: dict[str, Any]) -> dict[str, Any]:
     return {**row, "side": row["side"] or None, "payload": row.pop("read") or {}}
+
+
+def board_events(rows: Sequence[GameEvent]) -> list[dict[str, Any]]:
+    """Events just appended, in the shape ``events_after`` reads them back
+    (none disputed yet): a tap's answer and its pushes word them."""
+    return [
+        {**e.as_rules_event(), "disputed": False, "dice_source": e.dice_source}
+        for e in rows
+    ]
 
 
 def latest_events(

@@ -22,6 +22,7 @@ from django.urls import reverse
 from battles.identity import SPECTATOR as SPECTATOR_ROLE
 from battles.identity import Viewer
 from battles.live import stream as live_stream
+from battles.live.bus import RESYNC, MemoryBus, hand_over, take_handed
 from battles.models.armies import Owner
 from battles.models.games import Game, SeatRole
 from battles.presenters.board import build_board
@@ -223,8 +224,8 @@ def test_one_look_per_action_and_one_render_per_viewpoint(game, monkeypatch):
         looks.append(args[1])
         return changes(*args)
 
-    def counted_render(game, base, viewpoints, known):
-        pages = render(game, base, viewpoints, known)
+    def counted_render(game, base, viewpoints, known, past):
+        pages = render(game, base, viewpoints, known, past)
         renders.extend(pages)
         return pages
 
@@ -262,8 +263,8 @@ def test_a_burst_faster_than_the_pushes_is_pushed_once_newest_first(game, monkey
     renders = []
     render = live_view.render_changes
 
-    def counted_render(game, base, viewpoints, known):
-        pages = render(game, base, viewpoints, known)
+    def counted_render(game, base, viewpoints, known, past):
+        pages = render(game, base, viewpoints, known, past)
         renders.append((base, sorted(v.side or "spectator" for v in pages)))
         return pages
 
@@ -421,3 +422,56 @@ def test_a_phone_behind_reads_the_events_past_its_version_alone(game):
     tail = log_tail(game, since)
     assert len(tail) > game.version - since
     assert tail == _window(game, since)
+
+
+def test_the_acting_process_hands_its_game_to_its_pushes(game, monkeypatch):
+    """Through a played game, after each action of this process (a stream of
+    the game here), the look renders from the game as the action saved it
+    and from its events: no read of the game's row nor of its log, and the
+    very pages a look reading them renders, for both sides and a spectator."""
+    monkeypatch.setattr(MemoryBus, "watched", lambda bus, game_id: True)
+    viewers = {
+        Viewer(frozenset({"a"}), "en"),
+        Viewer(frozenset({"b"}), "en"),
+        Viewer(frozenset({SPECTATOR_ROLE}), "en"),
+    }
+    rng = random.Random(7)
+    handed_pages = 0
+    for _ in range(30):
+        game.refresh_from_db()
+        if game.finished:
+            break
+        base, kept = game.version, game.state
+        side, command = next_command(kept, rng)
+        version = perform_action(game, side, command).game.version
+        with CaptureQueriesContext(connection) as asked:
+            _, _, pages = live_stream._changes(
+                game.pk, base, viewers, render_changes, kept, version
+            )
+        read = [q["sql"] for q in asked]
+        _, _, fresh = live_stream._changes(game.pk, base, viewers, render_changes, kept)
+        assert pages == fresh
+        if pages:
+            assert not [q for q in read if re.search(r'FROM "battles_game(event)?"', q)]
+            handed_pages += len(pages)
+    assert handed_pages > 40
+
+
+def test_a_hand_over_older_than_the_news_is_not_used(game, monkeypatch):
+    """The bus said a later version than this process's action made (another
+    process acted since): the game is read. A hand-over is used once."""
+    monkeypatch.setattr(MemoryBus, "watched", lambda bus, game_id: True)
+    speaker = game.state["draw"]["speaker"]
+    version = perform_action(game, speaker, {"type": "draw", "action": "draw"})
+    version = version.game.version
+    assert take_handed(game.pk, version + 1) is None  # taken: gone, even unused
+    assert take_handed(game.pk, version) is None
+    game.refresh_from_db()
+    hand_over(game, version - 1, [])
+    assert take_handed(game.pk, RESYNC) is None  # a resync's look reads
+    hand_over(game, version - 1, [])
+    assert take_handed(game.pk, None) is None  # so does a heartbeat's
+    hand_over(game, version - 1, [])
+    handed = take_handed(game.pk, version)
+    assert handed is not None and handed.game is game and handed.since == version - 1
+    assert take_handed(game.pk, version) is None
