@@ -158,3 +158,45 @@ def test_a_tap_without_a_network_says_it_was_not_sent(phones, live_server):  # n
     assert board_version(a) == version + 1
     game.refresh_from_db()
     assert game.version == version + 1
+
+
+SAME_AS_ANSWER = """(html) => {
+  const parsed = document.createElement("template");
+  parsed.innerHTML = html;
+  return parsed.content.firstElementChild.isEqualNode(
+    document.getElementById("game-panel"));
+}"""
+
+
+def test_the_panel_is_the_answers_keeping_what_did_not_change(phones, live_server):  # noqa: F811
+    """A tap's answer updates the panel where it changed: the panel is then
+    the answer's, node for node; a tool at the table left closed is the very
+    element it was (not styled and laid out again), one the player opened
+    closes as before (its open mark differs from the answer's)."""
+    game = two_phone_game()
+    a = phones["a"]
+    open_game(a, live_server.url, OWNER, game)
+    tools = a.locator("#game-panel details.table-tool")
+    assert tools.count() >= 2
+    # A mark on each element itself (a property: not in the markup).
+    a.evaluate(
+        "() => document.querySelectorAll('#game-panel details.table-tool')"
+        ".forEach((tool) => { tool.shownBefore = true; })"
+    )
+    opened = tools.first
+    opened.locator("summary").click()
+    opened.locator(".tool-body form").wait_for()
+    first = board_version(a)
+    with a.expect_response(lambda r: r.request.method == "POST") as answer:
+        a.get_by_role("button", name="Confirm this sequence").click()
+    wait_for_version(a, first + 1, 5000)
+    kept = a.evaluate(
+        "() => [...document.querySelectorAll('#game-panel details.table-tool')]"
+        ".map((tool) => [tool.id, !!tool.shownBefore, tool.open])"
+    )
+    assert len(kept) == tools.count() >= 2
+    # The opened one is a new element, closed; the others are kept.
+    assert kept[0][1:] == [False, False]
+    assert all(shown and not is_open for _, shown, is_open in kept[1:])
+    assert a.evaluate(SAME_AS_ANSWER, answer.value.text())
+    shot(a, "panel_tap", "after-sequence-tools-kept")
