@@ -434,6 +434,9 @@ class Handed:
 
 
 _handed: dict[int, Handed] = {}
+# A hand-over holds a game's state: fewer are kept than acted sides (a club
+# night's tables; one left when its room closed before looking is dropped).
+HANDED_KEPT = 256
 
 
 def hand_over(game: Any, since: int, events: list[dict[str, Any]]) -> None:
@@ -441,7 +444,7 @@ def hand_over(game: Any, since: int, events: list[dict[str, Any]]) -> None:
     made it; kept for this process's streams of it, if any (else nothing)."""
     if not get_bus().watched(game.pk):
         return
-    if len(_handed) >= ACTED_KEPT:
+    if len(_handed) >= HANDED_KEPT:
         _handed.clear()
     _handed[game.pk] = Handed(game, since, events)
 
@@ -454,6 +457,11 @@ def take_handed(game_id: int, version: int | None) -> Handed | None:
     if handed is None or version is None or version < 0 or handed.version < version:
         return None
     return handed
+
+
+def drop_handed(game_id: int) -> None:
+    """No stream of this process follows ``game_id`` any more."""
+    _handed.pop(game_id, None)
 
 
 _held = threading.local()

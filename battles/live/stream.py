@@ -34,7 +34,14 @@ from django.db.models import Max
 
 from battles.identity import Viewer
 from battles.kept_connections import forget_replaced_files
-from battles.live.bus import OUTCOME, RESYNC, acted_side, get_bus, take_handed
+from battles.live.bus import (
+    OUTCOME,
+    RESYNC,
+    acted_side,
+    drop_handed,
+    get_bus,
+    take_handed,
+)
 from battles.live.push import Render, board_message, personal
 from battles.models.games import Game, GameEvent
 
@@ -253,6 +260,7 @@ class Room:
         if self.bus_queue is not None:
             get_bus().unsubscribe(self.game_id, self.bus_queue)
             self.bus_queue = None
+        drop_handed(self.game_id)
         for watcher in self.watchers:
             watcher.queue.put_nowait(END)
         self.watchers.clear()

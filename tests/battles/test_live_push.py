@@ -459,7 +459,8 @@ def test_the_acting_process_hands_its_game_to_its_pushes(game, monkeypatch):
 
 def test_a_hand_over_older_than_the_news_is_not_used(game, monkeypatch):
     """The bus said a later version than this process's action made (another
-    process acted since): the game is read. A hand-over is used once."""
+    process acted since): the game is read. A hand-over is used once, and
+    dropped with its game's room."""
     monkeypatch.setattr(MemoryBus, "watched", lambda bus, game_id: True)
     speaker = game.state["draw"]["speaker"]
     version = perform_action(game, speaker, {"type": "draw", "action": "draw"})
@@ -474,4 +475,8 @@ def test_a_hand_over_older_than_the_news_is_not_used(game, monkeypatch):
     hand_over(game, version - 1, [])
     handed = take_handed(game.pk, version)
     assert handed is not None and handed.game is game and handed.since == version - 1
+    assert take_handed(game.pk, version) is None
+    # The game's room closed before it looked: the hand-over goes with it.
+    hand_over(game, version - 1, [])
+    live_stream.Room(game.pk).close()
     assert take_handed(game.pk, version) is None
