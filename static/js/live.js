@@ -19,7 +19,7 @@
  * browser's "online" event catches up at once: the stream reopens where it
  * was (Last-Event-ID / ?since=) and the board is fetched again.
  *
- * A tap's answer updates the panel; a refusal (#tap-feedback) is then moved
+ * A tap's answer replaces the panel; a refusal (#tap-feedback) is then moved
  * next to the control that was tapped, and the message or the roll's result
  * is scrolled into view if it is not.
  *
@@ -155,10 +155,8 @@
   });
 
   // Swap an answer in: the panel (and the rest out of band) or the board.
-  // ``tapped``: the answer to this phone's own tap (its panel is updated in
-  // place: updatePanel), not a push nor a fetch (the panel replaced).
-  function swapIn(html, target, style, tapped) {
-    if (target === "#game-panel" && style === "outerHTML" && answerSwap(html, tapped)) return;
+  function swapIn(html, target, style) {
+    if (target === "#game-panel" && style === "outerHTML" && answerSwap(html)) return;
     htmx.swap(target, html, { swapStyle: style, swapDelay: 0, settleDelay: 0 });
   }
 
@@ -169,11 +167,10 @@
   // fires two events for every element it takes out, clones every part, and
   // processes the new elements: on a phone throttled 4x, most of a tap's
   // work (tests/bench/bench_tap.py --trace). Here the parts are put in
-  // place as they are (the panel updated where it changed: updatePanel);
-  // htmx processes the new ones once the frame is painted (as its
+  // place as they are; htmx processes them once the frame is painted (as its
   // settle delay would), then the page does what it does after a swap. An
   // answer of another shape is left to htmx (false).
-  function answerSwap(html, tapped) {
+  function answerSwap(html) {
     var template = document.createElement("template");
     template.innerHTML = html;
     var parts = template.content.children;
@@ -201,7 +198,7 @@
     }
     var active = document.activeElement;
     var activeId = active && active !== document.body ? active.id : "";
-    var added = [];
+    var added = [panel];
     moves.forEach(function (move) {
       var how = move[0];
       var target = move[1];
@@ -218,13 +215,7 @@
       added.push.apply(added, children);
       if (target.id === "log-lines") trimLog(target);
     });
-    if (tapped) {
-      added.push.apply(added, updatePanel(old, panel));
-      panel = old;
-    } else {
-      old.replaceWith(panel);
-      added.push(panel);
-    }
+    old.replaceWith(panel);
     if (activeId && !document.body.contains(active)) {
       var again = document.getElementById(activeId);
       if (again && again.focus) again.focus({ preventScroll: true });
@@ -237,52 +228,6 @@
       panel.dispatchEvent(new CustomEvent("htmx:afterSettle", { bubbles: true, detail: { elt: panel } }));
     });
     return true;
-  }
-
-  // The panel is updated in place rather than replaced: its attributes, then
-  // its children, but for the first and the last ones equal to what it shows
-  // (the tools at the table, an empty feedback line), which are kept as they
-  // are: the phone then styles and lays out only what changed. A kept node
-  // is what its replacement would be (the same attributes and content: a
-  // form never is, its tap key is new; nor a details the player opened, its
-  // open attribute differs). The new children, which htmx is to process.
-  // Only for this phone's own tap: on the other phone, kept nodes that move
-  // with the panel's new height would count as layout shifts where new ones
-  // do not (test_live_status.py), though the eye sees the same frames; a
-  // push replaces the panel.
-  function updatePanel(old, panel) {
-    var i;
-    for (i = old.attributes.length - 1; i >= 0; i -= 1) {
-      if (!panel.hasAttribute(old.attributes[i].name)) old.removeAttribute(old.attributes[i].name);
-    }
-    for (i = 0; i < panel.attributes.length; i += 1) {
-      var attribute = panel.attributes[i];
-      if (old.getAttribute(attribute.name) !== attribute.value) old.setAttribute(attribute.name, attribute.value);
-    }
-    var shown = Array.prototype.slice.call(old.childNodes);
-    var coming = Array.prototype.slice.call(panel.childNodes);
-    var first = 0;
-    while (first < shown.length && first < coming.length && shown[first].isEqualNode(coming[first])) first += 1;
-    var last = 0;
-    while (
-      last < shown.length - first &&
-      last < coming.length - first &&
-      shown[shown.length - 1 - last].isEqualNode(coming[coming.length - 1 - last])
-    ) {
-      last += 1;
-    }
-    var fresh = coming.slice(first, coming.length - last);
-    shown.slice(first, shown.length - last).forEach(function (node) {
-      old.removeChild(node);
-    });
-    var parts = document.createDocumentFragment();
-    fresh.forEach(function (node) {
-      parts.appendChild(node);
-    });
-    old.insertBefore(parts, shown[shown.length - last] || null);
-    return fresh.filter(function (node) {
-      return node.nodeType === 1;
-    });
   }
 
   // What htmx's processing gives a part (a form it posts, a button it
@@ -452,8 +397,7 @@
         swapIn(
           xhr.responseText,
           xhr.getResponseHeader("HX-Retarget") || "#game-panel",
-          xhr.getResponseHeader("HX-Reswap") || "outerHTML",
-          true
+          xhr.getResponseHeader("HX-Reswap") || "outerHTML"
         );
       } else if (detail.failed) {
         announce(form, "htmx:responseError", detail);
@@ -479,7 +423,7 @@
     var holder = elt && elt.closest ? elt.closest("[hx-swap]") : null;
     var how = detail.swapOverride || (holder ? holder.getAttribute("hx-swap") : "innerHTML");
     if ((how || "").split(" ")[0] !== "outerHTML") return;
-    if (answerSwap(detail.serverResponse, true)) detail.shouldSwap = false;
+    if (answerSwap(detail.serverResponse)) detail.shouldSwap = false;
   });
 
   function caughtUp(version) {

@@ -227,7 +227,7 @@ class _Elements(HTMLParser):
 
 
 def elements(html: str) -> int:
-    """The elements in an answer (what the page parses and swaps in)."""
+    """The elements in an answer (what htmx parses and swaps in)."""
     parser = _Elements()
     parser.feed(html)
     parser.close()
