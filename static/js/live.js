@@ -514,6 +514,7 @@
 
   function afterSwap() {
     afterSwapDue = false;
+    dropStaleFeedback();
     var shown = shownVersion();
     if (board.dataset.version !== String(shown)) board.dataset.version = String(shown);
     if (shown >= wanted && stale) {
@@ -657,6 +658,17 @@
     var form = elt && elt.closest ? elt.closest("form") : null;
     tapped = form && board.contains(form) ? signature(form) : null;
   });
+
+  // A refusal's message moved next to a control outside the panel (a
+  // fighter's routed mark) was that answer's: once another is in, with its
+  // own line in the panel, it goes (else it would stay, stale, by a form).
+  function dropStaleFeedback() {
+    var panel = document.getElementById("game-panel");
+    if (!panel) return;
+    Array.prototype.forEach.call(document.querySelectorAll("[id=tap-feedback]"), function (element) {
+      if (!panel.contains(element)) element.remove();
+    });
+  }
 
   function offScreen(element) {
     var box = element.getBoundingClientRect();

@@ -158,3 +158,31 @@ def test_a_tap_without_a_network_says_it_was_not_sent(phones, live_server):  # n
     assert board_version(a) == version + 1
     game.refresh_from_db()
     assert game.version == version + 1
+
+
+def test_a_refusal_by_a_form_outside_the_panel_goes_with_the_next_answer(
+    phones,  # noqa: F811
+    live_server,
+):
+    """A refused routed mark says why by its form, in the fighters' part;
+    the next tap's answer brings its own line: the old message does not stay
+    by the form, and the page holds one feedback line."""
+    game = two_phone_game()
+    a = phones["a"]
+    open_game(a, live_server.url, OWNER, game)
+    flee = a.locator("#game-fighters > details:not(.fighter-side)").last
+    flee.locator("summary").click()
+    enemy = next(f for f, d in game.state["fighters"].items() if d["side"] == "b")
+    a.locator("#routed-a").evaluate(
+        "(select, id) => { select.options[0].value = id; }", enemy
+    )
+    button = flee.get_by_role("button", name="Mark as routed")
+    button.scroll_into_view_if_needed()
+    settled(a, button.click)
+    refusal = a.locator("#game-fighters #tap-feedback").inner_text().strip()
+    assert refusal
+    settled(a, a.get_by_role("button", name="Confirm this sequence").click)
+    assert a.locator("[id=tap-feedback]").count() == 1
+    assert a.locator("#game-panel #tap-feedback").count() == 1
+    assert refusal not in a.locator("#game-fighters").inner_text()
+    shot(a, "panel_tap", "stale-refusal-gone")
