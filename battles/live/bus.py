@@ -424,13 +424,16 @@ class Handed:
     ``version``) and ``events`` (the board's shape of the events past
     ``since``: that action's)."""
 
-    __slots__ = ("game", "version", "since", "events")
+    __slots__ = ("game", "since", "events")
 
     def __init__(self, game: Any, since: int, events: list[dict[str, Any]]) -> None:
         self.game = game
-        self.version = game.version
         self.since = since
         self.events = events
+
+    @property
+    def version(self) -> int:
+        return self.game.version
 
 
 _handed: dict[int, Handed] = {}

@@ -39,17 +39,14 @@ def render_changes(
     since, the game over: as ``game_board`` decides). ``known``: the state at
     ``base``, when the stream's room kept it; ``past``: the events past
     ``base``, when the action that appended them handed them over. The
-    log's tail is read once for every viewpoint (unless ``past`` is the
-    tail ``log_tail`` would read), and says whether an undo came since."""
+    log's tail is read once for every viewpoint (``past`` stands for its
+    read), and says whether an undo came since."""
     viewpoints = list(viewpoints)
     if not viewpoints or game.finished or not services.may_catch_up(game, base):
         # Read no tail: nobody to render for (in this process, only the
         # tapping phone watches: it has its answer), or a whole board to fetch.
         return {}
-    if past is not None and services.catches_up_through([e["kind"] for e in past]):
-        tail = past
-    else:
-        tail = log_tail(game, base)
+    tail = log_tail(game, base, past)
     before = services.state_at(game, base, known, tail)
     if before is None:
         return {}

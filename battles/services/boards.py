@@ -101,7 +101,9 @@ def board_read(
     )
 
 
-def log_tail(game: Game, since: int | None = None) -> list[dict[str, Any]]:
+def log_tail(
+    game: Game, since: int | None = None, past: list[dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
     """The log's last events a board shows (its lines, the undo button, the
     requests), with payloads past ``since`` only when given; the same for
     every viewpoint.
@@ -112,9 +114,11 @@ def log_tail(game: Game, since: int | None = None) -> list[dict[str, Any]]:
     undo button (``undo_target`` stops at the latest action) and the
     requests (superseded). A few rows instead of forty: the live push's
     read (profiled: a fifth of a push). With one of those past ``since``,
-    the forty (the phone will fetch its whole board: ``state_at``)."""
+    the forty (the phone will fetch its whole board: ``state_at``).
+    ``past``: those events past ``since``, handed over by the action that
+    appended them (not read again)."""
     if since is not None and since < game.version:
-        fresh = services.events_after(game, since)
+        fresh = services.events_after(game, since) if past is None else past
         if services.catches_up_through([event["kind"] for event in fresh]):
             return fresh
     window = max(RECENT_EVENTS, services.UNDO_WINDOW)

@@ -75,20 +75,25 @@ def in_viewport(page, selector: str) -> bool:
     return box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 740
 
 
-def test_a_refusal_shows_next_to_the_control_tapped_at_the_bottom(phones, live_server):
-    game = two_phone_game()
-    a = phones["a"]
-    open_game(a, live_server.url, OWNER, game)
-    flee = a.locator("#game-fighters > details:not(.fighter-side)").last
+def refused_routed_mark(page, game) -> None:
+    """Side A marks as routed a fighter of side B (put in the form's
+    choices): the rules refuse it, by the form in the fighters' part."""
+    flee = page.locator("#game-fighters > details:not(.fighter-side)").last
     flee.locator("summary").click()
-    # A fighter of the other side in the form: the rules refuse it.
     enemy = next(f for f, d in game.state["fighters"].items() if d["side"] == "b")
-    a.locator("#routed-a").evaluate(
+    page.locator("#routed-a").evaluate(
         "(select, id) => { select.options[0].value = id; }", enemy
     )
     button = flee.get_by_role("button", name="Mark as routed")
     button.scroll_into_view_if_needed()
-    settled(a, button.click)
+    settled(page, button.click)
+
+
+def test_a_refusal_shows_next_to_the_control_tapped_at_the_bottom(phones, live_server):
+    game = two_phone_game()
+    a = phones["a"]
+    open_game(a, live_server.url, OWNER, game)
+    refused_routed_mark(a, game)
     feedback = a.locator("#tap-feedback")
     assert feedback.inner_text().strip()
     assert in_viewport(a, "#tap-feedback")

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.test_game_screen import open_game, phones, two_phone_game  # noqa: F401
+from tests.browser.test_game_screen import (  # noqa: F401
+    open_game,
+    phones,
+    refused_routed_mark,
+    two_phone_game,
+)
 from tests.support.live import OPPONENT, OWNER
 from tests.support.phone_page import board_version, settled, wait_for_version
 from tests.support.shots import shot
@@ -29,6 +34,17 @@ def no_tap_under_way(page) -> None:
     page.wait_for_function(
         "() => !document.querySelector('.htmx-request')", polling="raf"
     )
+
+
+def tap_that_fails(page, button, said: str) -> None:
+    """Tap ``button``, whose tap fails: the alert says ``said``, and once the
+    tap is over its button may be tapped again."""
+    button.click()
+    alert = page.locator("#connection-alert")
+    alert.wait_for(state="visible")
+    assert alert.inner_text() == said
+    no_tap_under_way(page)
+    assert button.is_enabled()
 
 
 def test_a_panel_tap_is_one_post_with_the_pages_headers(phones, live_server):  # noqa: F811
@@ -100,12 +116,7 @@ def test_a_tap_the_server_refuses_says_so_and_changes_nothing(phones, live_serve
     tap_key = a.locator("#game-panel input[name=tap]").first.input_value()
     a.route("**/act", lambda route: route.fulfill(status=500, body="boom"))
     button = a.get_by_role("button", name="Confirm this sequence")
-    button.click()
-    alert = a.locator("#connection-alert")
-    alert.wait_for(state="visible")
-    assert alert.inner_text() == "The server could not do that (500)."
-    no_tap_under_way(a)
-    assert button.is_enabled()
+    tap_that_fails(a, button, "The server could not do that (500).")
     assert board_version(a) == version
     # Nothing swapped: the same panel, the same tap key (a retry counts once).
     assert a.locator("#game-panel").inner_text() == panel_before
@@ -130,7 +141,7 @@ def test_a_tap_the_server_refuses_says_so_and_changes_nothing(phones, live_serve
     a.unroute("**/act")
     settled(a, button.click)
     assert board_version(a) == version + 1
-    assert alert.is_hidden()
+    assert a.locator("#connection-alert").is_hidden()
     phones["problems"].items[:] = [
         problem
         for problem in phones["problems"].items
@@ -145,12 +156,7 @@ def test_a_tap_without_a_network_says_it_was_not_sent(phones, live_server):  # n
     version = board_version(a)
     a.context.set_offline(True)
     button = a.get_by_role("button", name="Confirm this sequence")
-    button.click()
-    alert = a.locator("#connection-alert")
-    alert.wait_for(state="visible")
-    assert alert.inner_text() == "No connection: your tap was not sent. Try again."
-    no_tap_under_way(a)
-    assert button.is_enabled()
+    tap_that_fails(a, button, "No connection: your tap was not sent. Try again.")
     shot(a, "panel_tap", "offline-tap")
     a.context.set_offline(False)
     a.wait_for_selector("#live-status[data-state=live]", timeout=10_000)
@@ -170,15 +176,7 @@ def test_a_refusal_by_a_form_outside_the_panel_goes_with_the_next_answer(
     game = two_phone_game()
     a = phones["a"]
     open_game(a, live_server.url, OWNER, game)
-    flee = a.locator("#game-fighters > details:not(.fighter-side)").last
-    flee.locator("summary").click()
-    enemy = next(f for f, d in game.state["fighters"].items() if d["side"] == "b")
-    a.locator("#routed-a").evaluate(
-        "(select, id) => { select.options[0].value = id; }", enemy
-    )
-    button = flee.get_by_role("button", name="Mark as routed")
-    button.scroll_into_view_if_needed()
-    settled(a, button.click)
+    refused_routed_mark(a, game)
     refusal = a.locator("#game-fighters #tap-feedback").inner_text().strip()
     assert refusal
     settled(a, a.get_by_role("button", name="Confirm this sequence").click)
