@@ -27,11 +27,14 @@ actor's request) until it holds its new board, median and p95 (and the
 spectator's), the share of boards that came pushed, and the server's CPU
 time per action (its processes' user + system time over the level, divided
 by the actions: the fan-out included; PostgreSQL's own processes are not
-counted). Then the action alone in process: the same requests through
-Django's test client in this process (CPU time per action, answer
-rendered, no stream). The last line is ``RESULT
-tables_held_at_p95_150ms=N cpu_ms_per_action=C action_alone_ms=A`` (C at
-the largest level held, or the first level).
+counted), and beside it where the rest of the two cores went: the load
+generator's and PostgreSQL's CPU per action, and the machine's share of
+its cores busy (a level past saturation shows it near 100 %). Then the
+action alone in process: the same requests through Django's test client
+in this process (CPU time per action, answer rendered, no stream). The
+last line is ``RESULT tables_held_at_p95_150ms=N cpu_ms_per_action=C
+action_alone_ms=A tables_x_action_ms=N*A cpu_ratio=C/A`` (C at the largest
+level held, or the first level).
 """
 
 from __future__ import annotations
@@ -47,6 +50,7 @@ import sys
 import tempfile
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -213,15 +217,29 @@ class Phone:
         await self.client.aclose()
 
 
-def _read_state(game_id: int):
-    from django.db import connection
+# The bot's reads of the game's state, on one thread and one database
+# connection kept for the level: a connection per read would cost PostgreSQL
+# a new backend per action, CPU taken from the server it shares the machine
+# with (a phone at a club reads nothing from the database).
+_reads = ThreadPoolExecutor(1, thread_name_prefix="bot-read")
 
+
+def _read_state(game_id: int):
     from battles.models.games import Game
 
-    try:
-        return Game.objects.values_list("state", "version").get(pk=game_id)
-    finally:
-        connection.close()
+    return Game.objects.values_list("state", "version").get(pk=game_id)
+
+
+def _hang_up() -> None:
+    from django.db import connection
+
+    connection.close()
+
+
+async def read_state(game_id: int):
+    return await asyncio.get_running_loop().run_in_executor(
+        _reads, _read_state, game_id
+    )
 
 
 async def open_table(game: dict, base: str) -> dict[str, Phone]:
@@ -240,7 +258,7 @@ async def play_table(game, phones, deadline: float, pace: float, results):
         await asyncio.sleep(pace * rng.random())
         while time.perf_counter() < deadline:
             tick = time.perf_counter()
-            state, version = await asyncio.to_thread(_read_state, game["id"])
+            state, version = await read_state(game["id"])
             if state["phase"] == "finished":
                 break
             side, command = next_command(state, rng)
@@ -335,30 +353,49 @@ def _generate(games, base, seconds, pace, settings, connected, out) -> None:
 
     django.setup()
     logging.getLogger("httpx").setLevel(logging.WARNING)
-    out.send(asyncio.run(run_level(games, base, seconds, pace, connected.set)))
+    try:
+        results = asyncio.run(run_level(games, base, seconds, pace, connected.set))
+    finally:
+        _reads.submit(_hang_up).result()
+    out.send(results)
 
 
-def server_cpu_seconds(pid: int) -> float:
-    """User + system CPU time of the server process and its children."""
+def cpu_seconds(server: int, generator: int) -> dict[str, float]:
+    """User + system CPU time so far of the server (its process and its
+    children), of the load generator, of PostgreSQL's processes, and of the
+    whole machine (its busy time from ``/proc/stat``): where the cores went."""
     ticks = os.sysconf("SC_CLK_TCK")
-    total = 0.0
+    spent = {"server": 0.0, "generator": 0.0, "postgres": 0.0}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat") as stat:
-                fields = stat.read().rsplit(")", 1)[1].split()
-        except OSError:
+                name, fields = stat.read().split(" (", 1)[1].rsplit(")", 1)
+        except (OSError, ValueError):
             continue
-        # fields[1] is the parent's pid; fields[11], [12]: utime, stime.
-        if int(entry) == pid or int(fields[1]) == pid:
-            total += (int(fields[11]) + int(fields[12])) / ticks
-    return total
+        fields = fields.split()
+        # fields[1] is the parent's pid; fields[11], [12]: utime, stime;
+        # fields[13], [14]: those of its children that ended.
+        used = (int(fields[11]) + int(fields[12])) / ticks
+        if server in (int(entry), int(fields[1])):
+            spent["server"] += used
+        elif int(entry) == generator:
+            spent["generator"] += used
+        elif name == "postgres":
+            # PostgreSQL's postmaster reaps the backends that end (a closed
+            # connection): their time is counted in its children's.
+            spent["postgres"] += used + (int(fields[13]) + int(fields[14])) / ticks
+    with open("/proc/stat") as stat:
+        times = [int(value) for value in stat.readline().split()[1:]]
+    # All but idle and iowait (the 4th and 5th columns).
+    spent["machine"] = (sum(times) - times[3] - times[4]) / ticks
+    return spent
 
 
 def measured_level(games, base, seconds, pace, settings) -> dict:
-    """One level: the generator in its own process, the server's CPU time
-    counted from when every phone is connected to the level's end."""
+    """One level: the generator in its own process, the CPU times counted
+    from when every phone is connected to the level's end."""
     context = multiprocessing.get_context("spawn")
     connected = context.Event()
     receiver, sender = context.Pipe(duplex=False)
@@ -369,9 +406,11 @@ def measured_level(games, base, seconds, pace, settings) -> dict:
     process.start()
     pid = SERVER_PIDS[base]
     connected.wait(timeout=300)
-    before = server_cpu_seconds(pid)
+    before, started = cpu_seconds(pid, process.pid), time.perf_counter()
     results = receiver.recv()
-    results["cpu"] = server_cpu_seconds(pid) - before
+    after = cpu_seconds(pid, process.pid)
+    results["cpu"] = {key: after[key] - before[key] for key in after}
+    results["wall"] = time.perf_counter() - started
     process.join(timeout=60)
     return results
 
@@ -516,11 +555,13 @@ def main() -> None:
             "games  streams  actions  act/s  latency ms (median  p95)  "
             "other phone's board from the tap ms (median  p95)  "
             "spectator (median  p95)  pushed/fetched  server CPU ms/action  "
-            "lost  errors"
+            "lost  errors  |  CPU ms/action: generator  postgres  machine busy %"
         )
         for count, r in rows:
             actions = max(1, len(r["latency"]))
-            r["cpu_ms"] = r["cpu"] / actions * 1000
+            r["cpu_ms"] = r["cpu"]["server"] / actions * 1000
+            # The share of the machine's cores busy over the level.
+            busy = r["cpu"]["machine"] / (r["wall"] * (os.cpu_count() or 1)) * 100
             print(
                 f"{count:5d}  {count * 3:7d}  {len(r['latency']):7d}  "
                 f"{len(r['latency']) / args.seconds:5.1f}  "
@@ -529,6 +570,8 @@ def main() -> None:
                 f"                    {_ms(r['watch'], 0.5)}  {_ms(r['watch'], 0.95)}"
                 f"  {r['pushed']:6d}/{r['fetched']:<6d}  {r['cpu_ms']:8.1f}"
                 f"  {r['lost']:4d}  {len(r['errors']):6d}"
+                f"  |  {r['cpu']['generator'] / actions * 1000:9.1f}"
+                f"  {r['cpu']['postgres'] / actions * 1000:8.1f}  {busy:6.0f}"
             )
             if r["errors"]:
                 print("   errors:", sorted(set(r["errors"]))[:5])
