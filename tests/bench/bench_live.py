@@ -519,8 +519,8 @@ def main() -> None:
     # The bench process reads states from the same database (read only), and
     # times the action alone in process, as in production (DEBUG off).
     os.environ.update(settings)
-    for name in ("DEBUG", "SECRET_KEY", "SECURE_SSL_REDIRECT"):
-        os.environ[name] = env[name]
+    for setting in ("DEBUG", "SECRET_KEY", "SECURE_SSL_REDIRECT"):
+        os.environ[setting] = env[setting]
     os.environ["ALLOWED_HOSTS"] = "testserver"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "confrontation_site.settings")
     import logging
