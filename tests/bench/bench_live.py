@@ -404,6 +404,7 @@ def measured_level(games, base, seconds, pace, settings) -> dict:
         args=(games, base, seconds, pace, settings, connected, sender),
     )
     process.start()
+    sender.close()  # the generator's end only: if it dies, recv() says so
     pid = SERVER_PIDS[base]
     connected.wait(timeout=300)
     before, started = cpu_seconds(pid, process.pid), time.perf_counter()
