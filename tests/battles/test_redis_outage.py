@@ -90,40 +90,33 @@ def test_with_redis_down_a_tap_reaches_the_other_process_through_the_database(
     assert len(logs) < 3000
 
 
-def _redis_server(port: int | None = None) -> tuple[subprocess.Popen, int]:
-    """A private redis-server, listening on 127.0.0.1, and its port: ``port``
-    (a restart), or a free one. A port found free can be taken before the
-    server binds it (by another connection's end); then it tries again, on
-    another port when it chose it, and says what redis-server said."""
-    said = ""
-    for _attempt in range(5):
-        chosen = port or free_port()
-        with tempfile.TemporaryFile() as output:
-            process = subprocess.Popen(
-                ["redis-server", "--port", str(chosen), "--bind", "127.0.0.1"]
-                + ["--save", "", "--appendonly", "no"],
-                stdout=output,
-                stderr=subprocess.STDOUT,
-            )
-            deadline = time.monotonic() + 10
-            while not reachable("127.0.0.1", chosen):
-                if process.poll() is not None:
-                    output.seek(0)
-                    said = output.read().decode(errors="replace")[-500:]
-                    break
-                assert time.monotonic() < deadline, "redis-server did not start"
-                time.sleep(0.05)
-            else:
-                return process, chosen
-        time.sleep(0.2)
-    raise AssertionError(f"redis-server would not start: {said}")
+def _redis_server(port: int) -> subprocess.Popen:
+    """A private redis-server on 127.0.0.1:``port``; if it stops before
+    listening, the failure says what it said."""
+    with tempfile.TemporaryFile() as output:
+        process = subprocess.Popen(
+            ["redis-server", "--port", str(port), "--bind", "127.0.0.1"]
+            + ["--save", "", "--appendonly", "no"],
+            stdout=output,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 10
+        while not reachable("127.0.0.1", port):
+            if process.poll() is not None:
+                output.seek(0)
+                said = output.read().decode(errors="replace")[-500:]
+                raise AssertionError(f"redis-server stopped: {said}")
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+    return process
 
 
 @pytest.mark.skipif(not shutil.which("redis-server"), reason="no redis-server")
 def test_redis_stopped_then_restarted_under_a_game(tmp_path):
     """A private redis-server: taps go through it, then through the database
     while it is stopped, then through it again once it is back."""
-    redis, redis_port = _redis_server()
+    redis_port = free_port()
+    redis = _redis_server(redis_port)
     env = server_env(
         DATABASE_URL=f"sqlite:///{tmp_path / 'restart.sqlite3'}",
         LIVE_BUS="redis",
@@ -163,7 +156,7 @@ def test_redis_stopped_then_restarted_under_a_game(tmp_path):
                     redis.wait(timeout=10)
                     await asyncio.sleep(0.5)
                     await tap("redis down", 2)
-                    redis, _ = _redis_server(redis_port)
+                    redis = _redis_server(redis_port)
                     deadline = time.monotonic() + 20
                     while "listening again" not in logs[1].read_text():
                         assert time.monotonic() < deadline, "never listened again"

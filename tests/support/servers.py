@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -40,10 +41,31 @@ def server_env(**settings: str) -> dict[str, str]:
     return env
 
 
+def _ephemeral_ports() -> tuple[int, int]:
+    """The range the kernel takes a connection's own end from."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as ports:
+            low, high = (int(port) for port in ports.read().split())
+    except (OSError, ValueError):
+        return 32768, 60999  # Linux's default
+    return low, high
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    """A loopback port nothing holds, below the ephemeral range: a port
+    ``bind(0)`` hands out can be taken by a connection's own end before the
+    server binds it (seen: redis-server's "Address already in use")."""
+    low, _high = _ephemeral_ports()
+    rng = random.Random()
+    for _attempt in range(100):
+        port = rng.randrange(10000, low) if low > 11000 else 0
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return probe.getsockname()[1]
+    raise AssertionError("no free loopback port")
 
 
 def reachable(host: str, port: int, timeout: float = 1.0) -> bool:
