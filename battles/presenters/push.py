@@ -22,8 +22,6 @@ from battles.presenters.board import build_board
 from battles.services import games as services
 from battles.services.boards import board_read, log_tail
 
-# Panels that show a draft kept in the phone's session: fetched, never pushed.
-SESSION_PANELS = frozenset({"strategic"})
 ANSWER_TEMPLATE = "battles/games/answer.html"
 
 
@@ -58,8 +56,8 @@ def render_changes(
             context = build_board(
                 game, viewpoint, read, side=side, since=base, before=before
             )
-            if side is not None and context["panel"].kind in SESSION_PANELS:
-                continue
+            if side is not None and context["panel"].data.get("shows_draft"):
+                continue  # a draft kept in the phone's session: it fetches
             context["tap"] = TAP_PLACEHOLDER
             pages[viewpoint] = render_to_string(ANSWER_TEMPLATE, context)
     return pages

@@ -31,6 +31,7 @@ from battles.services import games as services
 from battles.services.boards import board_read, log_tail
 from battles.services.games import perform_action
 from battles.views import live as live_view
+from rules.game import state as st
 from tests.battles.test_live_stream import open_stream
 from tests.support.aio import run_async
 from tests.support.cast import OPPONENT, OWNER, SPECTATOR, phone_of
@@ -480,3 +481,46 @@ def test_a_hand_over_older_than_the_news_is_not_used(game, monkeypatch):
     hand_over(game, version - 1, [])
     live_stream.Room(game.pk).close()
     assert take_handed(game.pk, version) is None
+
+
+def test_a_strategic_panel_is_pushed_once_it_no_longer_shows_a_draft():
+    """A side building its sequence sees its draft, kept in its phone's
+    session (IV-A-1): no shared render knows it, so that phone fetches. Once
+    its sequence is set, its panel (the Tactics fighter to choose) holds
+    nothing of the session: it is pushed, what the phone would fetch."""
+    game = two_phone_game()
+    connection.close()
+    state = game.state
+    assert state["phase"] == "strategic"
+    phones = {
+        "a": phone_of(OWNER, AsyncClient(HTTP_ACCEPT_LANGUAGE="en")),
+        "b": phone_of(OPPONENT, AsyncClient(HTTP_ACCEPT_LANGUAGE="en")),
+    }
+    order = {side: st.cards_in_play(state, side) for side in "ab"}
+    start = game.version
+
+    async def scenario():
+        streams = {
+            side: await open_stream(phone, game, since=start)
+            for side, phone in phones.items()
+        }
+        for stream in streams.values():
+            await stream.quiet_for(0.2)
+        set_a = await act(game.pk, "a", {"type": "set_sequence", "order": order["a"]})
+        await streams["b"].messages_until(1)
+        set_b = await act(game.pk, "b", {"type": "set_sequence", "order": order["b"]})
+        await streams["a"].messages_until(2)
+        fetch_a = await fetched(OWNER, game, set_a)
+        for stream in streams.values():
+            await stream.close()
+        return set_a, set_b, fetch_a, {s: x.messages for s, x in streams.items()}
+
+    set_a, set_b, fetch_a, received = run_async(scenario())
+    # B still builds its own sequence when A sets its: B's phone fetches.
+    assert [(m.event, m.id) for m in received["b"]][:1] == [("version", str(set_a))]
+    # A's sequence is set when B sets its: A's panel is pushed, as fetched.
+    assert [m.event for m in received["a"]] == ["version", "board"]
+    base, html = board(received["a"][1])
+    assert (base, received["a"][1].id) == (set_a, str(set_b))
+    assert "Tactics" in html
+    assert same_but_personal(html) == same_but_personal(fetch_a)
