@@ -39,16 +39,18 @@ class PermissionsPolicyMiddleware:
 
 
 class AnswerFirstMiddleware:
-    """The request's live announcements go out once its answer is rendered
-    (``battles.live.bus.held_until_answered``): the tapping phone first."""
+    """The request's live announcements go out once its answer has been sent
+    where the server says when (``AFTER_ANSWER`` in its environ), else once
+    it is rendered (``battles.live.bus.held_until_answered``): the tapping
+    phone first."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        from battles.live.bus import held_until_answered
+        from battles.live.bus import AFTER_ANSWER, held_until_answered
 
-        with held_until_answered():
+        with held_until_answered(request.META.get(AFTER_ANSWER)):
             return self.get_response(request)
 
 

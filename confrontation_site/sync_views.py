@@ -170,6 +170,11 @@ def keep_connections() -> None:
             connections[alias] = wrapper  # this thread's alone
 
 
+def _call_all(calls: list) -> None:
+    for call in calls:
+        call()
+
+
 class SyncViews:
     """An ASGI app running a WSGI app (Django's) one request per thread hop."""
 
@@ -212,16 +217,26 @@ class SyncViews:
         if body is None:
             await self._too_large(send)
             return
+        from battles.live.bus import AFTER_ANSWER
+
+        after_answer: list = []
+        run = contextvars.copy_context().run
+        loop = asyncio.get_running_loop()
         try:
-            environ = build_environ(scope, body)
-            run = contextvars.copy_context().run
-            loop = asyncio.get_running_loop()
-            status, headers, content = await loop.run_in_executor(
-                self.executor, run, self._respond, environ
-            )
+            try:
+                environ = build_environ(scope, body)
+                environ[AFTER_ANSWER] = after_answer
+                status, headers, content = await loop.run_in_executor(
+                    self.executor, run, self._respond, environ
+                )
+            finally:
+                body.close()
+            await self._send(send, status, headers, content)
         finally:
-            body.close()
-        await self._send(send, status, headers, content)
+            # What the view left for after its answer (the live
+            # announcements: the other phones' renders), sent or not.
+            if after_answer:
+                await loop.run_in_executor(self.executor, run, _call_all, after_answer)
 
     async def _too_large(self, send) -> None:
         plain = [

@@ -469,15 +469,23 @@ def drop_handed(game_id: int) -> None:
 
 _held = threading.local()
 
+# A request's WSGI environ key the server may set (``confrontation_site.
+# sync_views``): a list of calls it makes once the answer has been sent.
+AFTER_ANSWER = "battles.after_answer"
+
 
 @contextlib.contextmanager
-def held_until_answered():
+def held_until_answered(after_answer: list | None = None):
     """Around a request's view: its announcements wait until its answer is
-    rendered, then all go out, whatever happened (an error included).
+    rendered (or, given ``after_answer``, the server's list of calls made
+    once the answer has left), then all go out, whatever happened (an error
+    included).
 
     The tapping phone's answer first: announced at once, the other phones'
-    renders (``battles.live.push``) would share the process's CPU with it.
-    A phone that waits a few milliseconds more gets it all the same.
+    renders (``battles.live.push``) would share the process's CPU with it,
+    and, announced once rendered, with its sending (the interpreter's lock
+    handed between threads every few milliseconds). A phone that waits a
+    few milliseconds more gets it all the same.
     """
     if getattr(_held, "queue", None) is not None:
         yield  # already held further out
@@ -487,8 +495,15 @@ def held_until_answered():
         yield
     finally:
         queue, _held.queue = _held.queue, None
-        for game_id, version in queue:
-            _publish(game_id, version)
+        if queue and after_answer is not None:
+            after_answer.append(lambda: _publish_all(queue))
+        else:
+            _publish_all(queue)
+
+
+def _publish_all(queue: list[tuple[int, int]]) -> None:
+    for game_id, version in queue:
+        _publish(game_id, version)
 
 
 def announce(game_id: int, version: int) -> None:
