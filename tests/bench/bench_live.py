@@ -113,6 +113,28 @@ class Phone:
         self.wanted = 0
         self.pushed = 0  # boards taken from the stream
         self.fetched = 0  # board requests made
+        self.waiters: dict[int, asyncio.Future] = {}  # version -> its board's arrival
+
+    async def board_time(self, version: int, timeout: float) -> float | None:
+        """When the board showing ``version`` (or a later one) arrived; None
+        if not within ``timeout``. Woken by its arrival, not by polling: a
+        generator busy polling would delay the very arrivals it times."""
+        if version not in self.boards:
+            waiter = self.waiters.get(version)
+            if waiter is None:
+                waiter = asyncio.get_running_loop().create_future()
+                self.waiters[version] = waiter
+            try:
+                await asyncio.wait_for(asyncio.shield(waiter), timeout)
+            except TimeoutError:
+                return None
+        return self.boards[version]
+
+    def _arrived(self) -> None:
+        for version in [v for v in self.waiters if v in self.boards]:
+            waiter = self.waiters.pop(version)
+            if not waiter.done():
+                waiter.set_result(None)
 
     async def open(self, public_id: str) -> None:
         page = await self.client.get(f"/games/{public_id}/")
@@ -156,6 +178,7 @@ class Phone:
         for seen in range(self.shown + 1, version + 1):
             self.boards.setdefault(seen, when)
         self.shown = max(self.shown, version)
+        self._arrived()
 
     def want(self, public_id: str, version: int) -> None:
         self.wanted = max(self.wanted, version)
@@ -195,9 +218,7 @@ class Phone:
                 if response.status_code == 200:
                     shown = int(response.headers.get("X-Game-Version", "0"))
                     now = time.perf_counter()
-                    for seen in range(self.shown + 1, shown + 1):
-                        self.boards.setdefault(seen, now)
-                    self.shown = max(self.shown, shown)
+                    self._shows(shown, now)
                 if not self.again:
                     break
         except httpx.HTTPError:
@@ -288,15 +309,12 @@ async def play_table(game, phones, deadline: float, pace: float, results):
             results["latency"].append(answered - started)
             other = phones["b" if side == "a" else "a"]
             for listener, key in ((other, "other"), (phones["spectator"], "watch")):
-                wait_until = time.perf_counter() + 10
-                while new_version not in listener.boards:
-                    if time.perf_counter() > wait_until:
-                        results["lost"] += 1
-                        break
-                    await asyncio.sleep(0.002)
+                arrived = await listener.board_time(new_version, 10)
+                if arrived is None:
+                    results["lost"] += 1
                 else:
                     # From the tap, not from the actor's answer.
-                    results[key].append(listener.boards[new_version] - started)
+                    results[key].append(arrived - started)
             await asyncio.sleep(max(0.0, tick + pace - time.perf_counter()))
     finally:
         for phone in phones.values():
@@ -316,6 +334,19 @@ def _ms(values: list[float], q: float) -> str:
     return f"{values[index] * 1000:7.1f}"
 
 
+LAG_PROBE_SECONDS = 0.01
+
+
+async def loop_lag(deadline: float, lags: list[float]) -> None:
+    """How late the generator's event loop wakes (a 10 ms sleep, again and
+    again): every arrival it times is late by as much, so a level whose lag
+    is not small measures the generator, not the server."""
+    while time.perf_counter() < deadline:
+        asked = time.perf_counter() + LAG_PROBE_SECONDS
+        await asyncio.sleep(LAG_PROBE_SECONDS)
+        lags.append(max(0.0, time.perf_counter() - asked))
+
+
 async def run_level(
     games: list[dict], base: str, seconds: float, pace: float, on_connected=None
 ):
@@ -326,17 +357,20 @@ async def run_level(
         "errors": [],
         "refused": 0,
         "lost": 0,
+        "lag": [],
     }
     tables = await asyncio.gather(*(open_table(game, base) for game in games))
     deadline = time.perf_counter() + seconds  # once every phone is connected
     if on_connected is not None:
         on_connected()
+    probe = asyncio.create_task(loop_lag(deadline, results["lag"]))
     await asyncio.gather(
         *(
             play_table(game, phones, deadline, pace, results)
             for game, phones in zip(games, tables, strict=True)
         )
     )
+    await probe
     phones = [phone for table in tables for phone in table.values()]
     results["pushed"] = sum(phone.pushed for phone in phones)
     results["fetched"] = sum(phone.fetched for phone in phones)
@@ -556,7 +590,8 @@ def main() -> None:
             "games  streams  actions  act/s  latency ms (median  p95)  "
             "other phone's board from the tap ms (median  p95)  "
             "spectator (median  p95)  pushed/fetched  server CPU ms/action  "
-            "lost  errors  |  CPU ms/action: generator  postgres  machine busy %"
+            "lost  errors  |  CPU ms/action: generator  postgres  machine busy %  "
+            "generator lag ms (p95)"
         )
         for count, r in rows:
             actions = max(1, len(r["latency"]))
@@ -573,6 +608,7 @@ def main() -> None:
                 f"  {r['lost']:4d}  {len(r['errors']):6d}"
                 f"  |  {r['cpu']['generator'] / actions * 1000:9.1f}"
                 f"  {r['cpu']['postgres'] / actions * 1000:8.1f}  {busy:6.0f}"
+                f"  {_ms(r['lag'], 0.95)}"
             )
             if r["errors"]:
                 print("   errors:", sorted(set(r["errors"]))[:5])
