@@ -29,12 +29,19 @@ time per action (its processes' user + system time over the level, divided
 by the actions: the fan-out included; PostgreSQL's own processes are not
 counted), and beside it where the rest of the two cores went: the load
 generator's and PostgreSQL's CPU per action, and the machine's share of
-its cores busy (a level past saturation shows it near 100 %). Then the
+its cores busy (a level past saturation shows it near 100 %), and the
+generator's own lag (its event loop's wake-up delay, p95: what it adds to
+every arrival it times). Then the
 action alone in process: the same requests through Django's test client
 in this process (CPU time per action, answer rendered, no stream). The
 last line is ``RESULT tables_held_at_p95_150ms=N cpu_ms_per_action=C
 action_alone_ms=A tables_x_action_ms=N*A cpu_ratio=C/A`` (C at the largest
 level held, or the first level).
+
+``--slower F``: as on a machine F times slower (``tests/bench/slower.py``:
+the bench, the server, the generator and PostgreSQL under a CPU quota of
+1/F of the machine; needs root). CPU times are then scaled by F, so the
+action alone reads as that machine's.
 """
 
 from __future__ import annotations
@@ -67,6 +74,9 @@ from tests.support.servers import (  # noqa: E402
     uvicorn,
 )
 from tests.support.sse import parse_sse  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from slower import slower  # noqa: E402
 
 LEVELS = (10, 25, 40, 60, 80)
 PACE_SECONDS = 2.0  # each table acts every 2 s
@@ -512,6 +522,13 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=PACE_SECONDS)
     parser.add_argument("--workers", type=int, default=0)
     parser.add_argument(
+        "--slower",
+        type=float,
+        default=1.0,
+        help="as on a machine this many times slower (a CPU cgroup quota, "
+        "PostgreSQL included: tests/bench/slower.py; needs root)",
+    )
+    parser.add_argument(
         "--levels",
         default=",".join(str(level) for level in LEVELS),
         help="tables per level, comma-separated",
@@ -570,7 +587,10 @@ def main() -> None:
         manage("load_demo", env=env)
         rows = []
         server_log = scratch / "server.log"
-        with uvicorn(env, workers=workers, log=server_log) as base:
+        with (
+            slower(args.slower),
+            uvicorn(env, workers=workers, log=server_log) as base,
+        ):
             for count in levels:
                 games = shell_json(
                     f"from tests.support.live_setup import setup_games; "
@@ -579,12 +599,23 @@ def main() -> None:
                 )
                 results = measured_level(games, base, args.seconds, args.pace, settings)
                 rows.append((count, results))
+        # Out of the quota: CPU time is the same on the slower machine's
+        # cores, each of them ``--slower`` times slower.
         alone_cpu, alone_wall = action_alone()
+        alone_cpu *= args.slower
+        alone_wall *= args.slower
+        emulated = (
+            f", as on a machine {args.slower:g}x slower (a CPU quota of "
+            f"{os.cpu_count()} cores / {args.slower:g}, PostgreSQL included; "
+            "CPU times below are scaled to that machine)"
+            if args.slower > 1
+            else ""
+        )
         print(
             f"\nShared live games over HTTP on loopback ({args.database}, "
             f"bus {settings['LIVE_BUS']}, {workers} uvicorn process(es), "
             f"{os.cpu_count()} CPUs, {args.seconds:.0f} s per level, each table "
-            f"acting every {args.pace:g} s, DEBUG=false)\n"
+            f"acting every {args.pace:g} s, DEBUG=false{emulated})\n"
         )
         print(
             "games  streams  actions  act/s  latency ms (median  p95)  "
@@ -595,8 +626,9 @@ def main() -> None:
         )
         for count, r in rows:
             actions = max(1, len(r["latency"]))
+            r["cpu"] = {key: spent * args.slower for key, spent in r["cpu"].items()}
             r["cpu_ms"] = r["cpu"]["server"] / actions * 1000
-            # The share of the machine's cores busy over the level.
+            # The share of the (emulated) machine's cores busy over the level.
             busy = r["cpu"]["machine"] / (r["wall"] * (os.cpu_count() or 1)) * 100
             print(
                 f"{count:5d}  {count * 3:7d}  {len(r['latency']):7d}  "
