@@ -85,3 +85,35 @@ def test_a_tap_on_the_answer_before_its_frame_carries_the_token(phones, live_ser
     game.refresh_from_db()
     assert game.state["tactics"]["fighters"]["a"] is not None  # the second tap's
     assert a.get_by_role("button", name="Choose this fighter").count() == 0
+
+
+def test_a_strategic_panel_comes_pushed_once_its_sequence_is_set(phones, live_server):  # noqa: F811
+    """A's sequence is set: B's tap moves A's board with no request of A's
+    (the push is what A would fetch), while B, building its own sequence (a
+    draft kept on its phone), fetched its board after A's tap."""
+    game = two_phone_game()
+    a, b = phones["a"], phones["b"]
+    open_game(a, live_server.url, OWNER, game)
+    open_game(b, live_server.url, OPPONENT, game)
+    fetched = {"a": 0, "b": 0}
+    for side, page in (("a", a), ("b", b)):
+        page.on(
+            "request",
+            lambda request, side=side: (
+                fetched.__setitem__(side, fetched[side] + 1)
+                if "/board?since=" in request.url
+                else None
+            ),
+        )
+    settled(a, a.get_by_role("button", name="Confirm this sequence").click)
+    wait_for_version(b, board_version(a), 5000)
+    assert fetched["b"] == 1
+    settled(b, b.get_by_role("button", name="Confirm this sequence").click)
+    wait_for_version(a, board_version(b), 5000)
+    assert fetched["a"] == 0
+    pushed = board_version(a)
+    shot(a, "tap_answer", "a-strategic-pushed")
+    # The pushed panel's buttons act: A's Tactics fighter is taken.
+    settled(a, a.get_by_role("button", name="Choose this fighter").first.click)
+    assert board_version(a) > pushed
+    assert "Choose this fighter" not in a.locator("#game-panel").inner_text()
