@@ -220,12 +220,12 @@ class SyncViews:
         from battles.live.bus import AFTER_ANSWER
 
         after_answer: list = []
-        run = contextvars.copy_context().run
         loop = asyncio.get_running_loop()
         try:
             try:
                 environ = build_environ(scope, body)
                 environ[AFTER_ANSWER] = after_answer
+                run = contextvars.copy_context().run
                 status, headers, content = await loop.run_in_executor(
                     self.executor, run, self._respond, environ
                 )
@@ -236,6 +236,7 @@ class SyncViews:
             # What the view left for after its answer (the live
             # announcements: the other phones' renders), sent or not.
             if after_answer:
+                run = contextvars.copy_context().run
                 await loop.run_in_executor(self.executor, run, _call_all, after_answer)
 
     async def _too_large(self, send) -> None:
