@@ -110,6 +110,18 @@ def reserve_cell(html: str, side: str) -> str:
     return row.group(1)
 
 
+async def quiet_streams(phones: dict, game: Game, since: int) -> dict:
+    """Each phone's stream, opened at ``since``, once it has said nothing
+    for a moment (it holds that version: nothing to catch up)."""
+    streams = {
+        name: await open_stream(phone, game, since=since)
+        for name, phone in phones.items()
+    }
+    for stream in streams.values():
+        await stream.quiet_for(0.2)
+    return streams
+
+
 def board(message) -> tuple[int, str]:
     assert message.event == "board", message
     base, _, html = message.data.partition("\n")
@@ -135,12 +147,7 @@ def test_the_other_side_and_spectators_get_what_they_may_see_pushed(game):
     assert game.state["draw"]["speaker"] == other
 
     async def scenario():
-        streams = {
-            name: await open_stream(phone, game, since=reserved_version)
-            for name, phone in phones.items()
-        }
-        for stream in streams.values():
-            await stream.quiet_for(0.2)
+        streams = await quiet_streams(phones, game, reserved_version)
         first = await act(game.pk, other, {"type": "draw", "action": "draw"})
         for name in ("speaker", "spectator"):
             await streams[name].messages_until(1)
@@ -500,12 +507,7 @@ def test_a_strategic_panel_is_pushed_once_it_no_longer_shows_a_draft():
     start = game.version
 
     async def scenario():
-        streams = {
-            side: await open_stream(phone, game, since=start)
-            for side, phone in phones.items()
-        }
-        for stream in streams.values():
-            await stream.quiet_for(0.2)
+        streams = await quiet_streams(phones, game, start)
         set_a = await act(game.pk, "a", {"type": "set_sequence", "order": order["a"]})
         await streams["b"].messages_until(1)
         set_b = await act(game.pk, "b", {"type": "set_sequence", "order": order["b"]})

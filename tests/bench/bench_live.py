@@ -28,15 +28,15 @@ spectator's), the share of boards that came pushed, and the server's CPU
 time per action (its processes' user + system time over the level, divided
 by the actions: the fan-out included; PostgreSQL's own processes are not
 counted), and beside it where the rest of the two cores went: the load
-generator's and PostgreSQL's CPU per action, and the machine's share of
-its cores busy (a level past saturation shows it near 100 %), and the
+generator's and PostgreSQL's CPU per action, the machine's share of its
+cores busy (a level past saturation shows it near 100 %) and the
 generator's own lag (its event loop's wake-up delay, p95: what it adds to
-every arrival it times). Then the
-action alone in process: the same requests through Django's test client
-in this process (CPU time per action, answer rendered, no stream). The
-last line is ``RESULT tables_held_at_p95_150ms=N cpu_ms_per_action=C
-action_alone_ms=A tables_x_action_ms=N*A cpu_ratio=C/A`` (C at the largest
-level held, or the first level).
+every arrival it times). Then the action alone in process: the same
+requests through Django's test client in this process (CPU time per
+action, answer rendered, no stream). The last line is ``RESULT
+tables_held_at_p95_150ms=N cpu_ms_per_action=C action_alone_ms=A
+tables_x_action_ms=N*A cpu_ratio=C/A`` (C at the largest level held, or the
+first level).
 
 ``--slower F``: as on a machine F times slower (``tests/bench/slower.py``:
 the bench, the server, the generator and PostgreSQL under a CPU quota of
@@ -515,6 +515,17 @@ def _error_causes(log: Path) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def slowdown(text: str) -> float:
+    """``--slower``'s factor: 1 (this machine) or more."""
+    try:
+        factor = float(text)
+    except ValueError:
+        factor = 0.0
+    if not factor >= 1:  # NaN too
+        raise argparse.ArgumentTypeError(f"{text!r}: a factor of 1 or more")
+    return factor
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
@@ -523,7 +534,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=0)
     parser.add_argument(
         "--slower",
-        type=float,
+        type=slowdown,
         default=1.0,
         help="as on a machine this many times slower (a CPU cgroup quota, "
         "PostgreSQL included: tests/bench/slower.py; needs root)",

@@ -41,21 +41,20 @@ def server_env(**settings: str) -> dict[str, str]:
     return env
 
 
-def _ephemeral_ports() -> tuple[int, int]:
-    """The range the kernel takes a connection's own end from."""
+def _ephemeral_low() -> int:
+    """The lowest port the kernel takes a connection's own end from."""
     try:
         with open("/proc/sys/net/ipv4/ip_local_port_range") as ports:
-            low, high = (int(port) for port in ports.read().split())
-    except (OSError, ValueError):
-        return 32768, 60999  # Linux's default
-    return low, high
+            return int(ports.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768  # Linux's default
 
 
 def free_port() -> int:
     """A loopback port nothing holds, below the ephemeral range: a port
     ``bind(0)`` hands out can be taken by a connection's own end before the
     server binds it (seen: redis-server's "Address already in use")."""
-    low, _high = _ephemeral_ports()
+    low = _ephemeral_low()
     rng = random.Random()
     for _attempt in range(100):
         port = rng.randrange(10000, low) if low > 11000 else 0
