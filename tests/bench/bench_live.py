@@ -32,16 +32,16 @@ generator's and PostgreSQL's CPU per action, the machine's share of its
 cores busy (a level past saturation shows it near 100 %) and the
 generator's own lag (its event loop's wake-up delay, p95: what it adds to
 every arrival it times). Then the action alone in process: the same
-requests through Django's test client in this process (CPU time per
-action, answer rendered, no stream). The last line is ``RESULT
+requests through Django's test client in this process, warmed up first
+(CPU time per action, answer rendered, no stream). The last line is ``RESULT
 tables_held_at_p95_150ms=N cpu_ms_per_action=C action_alone_ms=A
 tables_x_action_ms=N*A cpu_ratio=C/A`` (C at the largest level held, or the
 first level).
 
 ``--slower F``: as on a machine F times slower (``tests/bench/slower.py``:
-the bench, the server, the generator and PostgreSQL under a CPU quota of
-1/F of the machine; needs root). CPU times are then scaled by F, so the
-action alone reads as that machine's.
+every core given to everything else 1/F of the time, by real-time spinners;
+needs root). CPU times are then scaled by F, so the action alone reads as
+that machine's, and the machine's share busy leaves the spinners out.
 """
 
 from __future__ import annotations
@@ -57,6 +57,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -65,6 +66,7 @@ sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
 
+from tests.bench.slower import slowdown, slower  # noqa: E402
 from tests.support.servers import (  # noqa: E402
     SERVER_PIDS,
     manage,
@@ -75,11 +77,9 @@ from tests.support.servers import (  # noqa: E402
 )
 from tests.support.sse import parse_sse  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from slower import slower  # noqa: E402
-
 LEVELS = (10, 25, 40, 60, 80)
 PACE_SECONDS = 2.0  # each table acts every 2 s
+WARM_ACTIONS = 20  # played, not timed, before the action alone is timed
 TARGET_P95 = 0.150
 EXCEPTION_LINE = re.compile(r"^[\w.]+(Error|Exception)\b")  # a traceback's last line
 
@@ -404,12 +404,15 @@ def _generate(games, base, seconds, pace, settings, connected, out) -> None:
     out.send(results)
 
 
-def cpu_seconds(server: int, generator: int) -> dict[str, float]:
+def cpu_seconds(
+    server: int, generator: int, spinners: Sequence[int] = ()
+) -> dict[str, float]:
     """User + system CPU time so far of the server (its process and its
-    children), of the load generator, of PostgreSQL's processes, and of the
-    whole machine (its busy time from ``/proc/stat``): where the cores went."""
+    children), of the load generator, of PostgreSQL's processes, of
+    ``--slower``'s spinners, and of the whole machine (its busy time from
+    ``/proc/stat``): where the cores went."""
     ticks = os.sysconf("SC_CLK_TCK")
-    spent = {"server": 0.0, "generator": 0.0, "postgres": 0.0}
+    spent = {"server": 0.0, "generator": 0.0, "postgres": 0.0, "spinners": 0.0}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -426,6 +429,8 @@ def cpu_seconds(server: int, generator: int) -> dict[str, float]:
             spent["server"] += used
         elif int(entry) == generator:
             spent["generator"] += used
+        elif int(entry) in spinners:
+            spent["spinners"] += used
         elif name == "postgres":
             # PostgreSQL's postmaster reaps the backends that end (a closed
             # connection): their time is counted in its children's.
@@ -437,7 +442,7 @@ def cpu_seconds(server: int, generator: int) -> dict[str, float]:
     return spent
 
 
-def measured_level(games, base, seconds, pace, settings) -> dict:
+def measured_level(games, base, seconds, pace, settings, spinners=()) -> dict:
     """One level: the generator in its own process, the CPU times counted
     from when every phone is connected to the level's end."""
     context = multiprocessing.get_context("spawn")
@@ -451,9 +456,10 @@ def measured_level(games, base, seconds, pace, settings) -> dict:
     sender.close()  # the generator's end only: if it dies, recv() says so
     pid = SERVER_PIDS[base]
     connected.wait(timeout=300)
-    before, started = cpu_seconds(pid, process.pid), time.perf_counter()
+    before = cpu_seconds(pid, process.pid, spinners)
+    started = time.perf_counter()
     results = receiver.recv()
-    after = cpu_seconds(pid, process.pid)
+    after = cpu_seconds(pid, process.pid, spinners)
     results["cpu"] = {key: after[key] - before[key] for key in after}
     results["wall"] = time.perf_counter() - started
     process.join(timeout=60)
@@ -515,17 +521,6 @@ def _error_causes(log: Path) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def slowdown(text: str) -> float:
-    """``--slower``'s factor: 1 (this machine) or more."""
-    try:
-        factor = float(text)
-    except ValueError:
-        factor = 0.0
-    if not factor >= 1:  # NaN too
-        raise argparse.ArgumentTypeError(f"{text!r}: a factor of 1 or more")
-    return factor
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--database", choices=["sqlite", "postgres"], default="sqlite")
@@ -536,8 +531,8 @@ def main() -> None:
         "--slower",
         type=slowdown,
         default=1.0,
-        help="as on a machine this many times slower (a CPU cgroup quota, "
-        "PostgreSQL included: tests/bench/slower.py; needs root)",
+        help="as on a machine this many times slower (every core given to "
+        "the rest 1/F of the time: tests/bench/slower.py; needs root)",
     )
     parser.add_argument(
         "--levels",
@@ -599,7 +594,7 @@ def main() -> None:
         rows = []
         server_log = scratch / "server.log"
         with (
-            slower(args.slower),
+            slower(args.slower) as spinners,
             uvicorn(env, workers=workers, log=server_log) as base,
         ):
             for count in levels:
@@ -608,17 +603,24 @@ def main() -> None:
                     f"setup_games({count})",
                     env,
                 )
-                results = measured_level(games, base, args.seconds, args.pace, settings)
+                results = measured_level(
+                    games, base, args.seconds, args.pace, settings, spinners
+                )
                 rows.append((count, results))
-        # Out of the quota: CPU time is the same on the slower machine's
-        # cores, each of them ``--slower`` times slower.
+        # Out of the emulation: a CPU time is the same here, times
+        # ``--slower`` on the slower machine.
+        # Warm first, as the server is once it has answered a few taps (its
+        # templates compiled, its modules' first calls made): the first
+        # actions of a process cost a third more, which would flatter the
+        # ratio below.
+        action_alone(WARM_ACTIONS)
         alone_cpu, alone_wall = action_alone()
         alone_cpu *= args.slower
         alone_wall *= args.slower
         emulated = (
-            f", as on a machine {args.slower:g}x slower (a CPU quota of "
-            f"{os.cpu_count()} cores / {args.slower:g}, PostgreSQL included; "
-            "CPU times below are scaled to that machine)"
+            f", as on a machine {args.slower:g}x slower (every core given to "
+            f"the rest 1/{args.slower:g} of the time; CPU times below are "
+            "scaled to that machine)"
             if args.slower > 1
             else ""
         )
@@ -637,6 +639,8 @@ def main() -> None:
         )
         for count, r in rows:
             actions = max(1, len(r["latency"]))
+            # The slower machine's CPU times; the spinners' are not work.
+            r["cpu"]["machine"] -= r["cpu"].pop("spinners")
             r["cpu"] = {key: spent * args.slower for key, spent in r["cpu"].items()}
             r["cpu_ms"] = r["cpu"]["server"] / actions * 1000
             # The share of the (emulated) machine's cores busy over the level.

@@ -32,6 +32,9 @@ machine's load barely moves), the milliseconds of script, style
 number of style and layout passes, and the elements and bytes of the
 answer the tap swapped; then the medians. The tracing slows the page: its
 taps are not timed with the rounds.
+
+``--slower F``: as on a machine F times slower (``tests/bench/slower.py``:
+every core given to the server and Chromium 1/F of the time).
 """
 
 from __future__ import annotations
@@ -52,6 +55,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
+from tests.bench.slower import slowdown, slower  # noqa: E402
 from tests.support.servers import manage, server_env, shell_json, uvicorn  # noqa: E402
 
 PHONE = {
@@ -466,6 +470,13 @@ def main() -> None:
     parser.add_argument(
         "--trace-file", type=Path, help="with --trace: keep the raw trace there"
     )
+    parser.add_argument(
+        "--slower",
+        type=slowdown,
+        default=1.0,
+        help="as on a machine this many times slower (every core given to "
+        "the rest 1/F of the time: tests/bench/slower.py; needs root)",
+    )
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -488,7 +499,11 @@ def main() -> None:
         setup = "from tests.support.live_setup import setup_game; setup_game()"
         games = [shell_json(setup, env) for _ in range(len(plan) + args.trace)]
         rounds: list[tuple[str, dict]] = []
-        with uvicorn(env) as base, sync_playwright() as playwright:
+        with (
+            slower(args.slower),
+            uvicorn(env) as base,
+            sync_playwright() as playwright,
+        ):
             browser = playwright.chromium.launch(
                 executable_path=chromium, headless=True, args=CHROMIUM_ARGS
             )
@@ -503,10 +518,16 @@ def main() -> None:
                 for context in contexts:
                     context.close()
             browser.close()
+        emulated = (
+            f"; as on a machine {args.slower:g}x slower: every core given to "
+            f"the server and Chromium 1/{args.slower:g} of the time"
+            if args.slower > 1
+            else ""
+        )
         print(
             "\nTap to paint in Chromium, 360x740, two phones of one game "
             f"(one uvicorn process, SQLite, DEBUG=false, {os.cpu_count()} CPUs; "
-            "each round a fresh game)\n"
+            f"each round a fresh game{emulated})\n"
         )
         print(
             "round          taps  tap->paint ms (p50  p95)  other phone ms (p50  p95)"
@@ -540,7 +561,7 @@ def main() -> None:
                 f"{label}={statistics.median(values):.0f}"
                 for label, values in figures.items()
             )
-            + f" rounds={args.rounds}"
+            + f" rounds={args.rounds} slower={args.slower:g}"
             + " tap_p50_spread_ms="
             + spread(figures["tap_p50_ms"])
             + " tap_p50_throttled_spread_ms="

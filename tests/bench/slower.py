@@ -1,77 +1,117 @@
-"""Run a benchmark as if on a slower machine (``bench_live.py --slower``).
+"""Run a benchmark as if on a slower machine (``--slower`` of ``bench_live.py``
+and ``bench_tap.py``).
 
 A fast machine cannot tell whether a slower one holds a target: the issue's
-club laptop runs the action in ~15 ms where a bench machine may take 8. This
-puts the benchmark (its process and every process it starts: the server,
-the load generator) and PostgreSQL's processes in a CPU cgroup whose quota is
-the machine's cores divided by ``factor``, per 10 ms period: together they
-get at most 1/``factor`` of the machine, as on one ``factor`` times slower.
+club laptop runs the action in ~15 ms where a bench machine may take 8.
+Here every core of the machine is taken from everything else for a share
+``1 - 1/factor`` of each ``PERIOD_SECONDS``: one process per core, pinned
+to it, at a real-time priority (``SCHED_FIFO``, above every ordinary
+process), spins for that share at a random point of each period and
+sleeps the rest. Whatever else
+runs (the benchmark, the server, PostgreSQL, Chromium, the kernel's work
+for them) gets ``1/factor`` of each core, period after period: a single
+thread's 10 ms of work takes ``10 * factor`` ms, and the cores do per
+second what the slower machine's do.
 
-It is an emulation, pessimistic on latency: a slower machine runs every
-instruction slower, this one runs at full speed until the period's quota is
-spent, then stalls until the next period (at most 10 ms). What the cores do
-per second is the slower machine's.
+(A CPU cgroup quota, tried first, slows only a group that uses the whole
+machine: one thread on two cores never reaches it, so a tap ran at full
+speed.)
 
-Needs a writable cgroup v1 ``cpu`` controller (root, as on the project's
-machines); PostgreSQL's processes are given back to the root group at the
-end, whatever happens.
+It is an emulation at the period's grain (2 ms): work shorter than that
+runs at full speed or waits a spin out. CPU times measured by the
+benchmark are this machine's; the benchmarks scale them by ``factor``.
+
+Needs the right to a real-time priority (root, as on the project's
+machines). The spinners end with the context, and on their own when the
+process that started them is gone.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
+import multiprocessing
 import os
+import random
+import time
 from collections.abc import Iterator
-from pathlib import Path
 
-CPU_CGROUP = Path("/sys/fs/cgroup/cpu")
-PERIOD_US = 10_000
-
-
-def postgres_pids() -> list[int]:
-    """PostgreSQL's server processes on this machine (by their name)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                name = Path(f"/proc/{entry}/comm").read_text().strip()
-            except OSError:
-                continue
-            if name == "postgres":
-                found.append(int(entry))
-    return found
+PERIOD_SECONDS = 0.002
+PRIORITY = 10  # any real-time priority runs before every ordinary process
 
 
-def _move(pids, group: Path) -> None:
-    for pid in pids:
-        with contextlib.suppress(OSError):  # a process that ended meanwhile
-            (group / "cgroup.procs").write_text(str(pid))
+def slowdown(text: str) -> float:
+    """``--slower``'s factor: 1 (this machine) or more."""
+    try:
+        factor = float(text)
+    except ValueError:
+        factor = 0.0
+    if not factor >= 1:  # NaN too
+        raise argparse.ArgumentTypeError(f"{text!r}: a factor of 1 or more")
+    return factor
+
+
+def _spin(core: int, factor: float, parent: int) -> None:
+    """Take ``1 - 1/factor`` of ``core`` in every period, until the parent
+    process is gone. The spin starts at a random point of each period: the
+    cores' spins do not coincide, and the kernel's tick-sampled counts of
+    busy time (``/proc/stat``) see them in their true share."""
+    os.sched_setaffinity(0, {core})
+    os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(PRIORITY))
+    busy = PERIOD_SECONDS * (1 - 1 / factor)
+    pick = random.Random(core).uniform
+    period = time.monotonic()
+    while os.getppid() == parent:
+        start = period + pick(0, PERIOD_SECONDS - busy)
+        left = start - time.monotonic()
+        if left > 0:
+            time.sleep(left)
+        end = time.monotonic() + busy
+        while time.monotonic() < end:
+            pass
+        period += PERIOD_SECONDS
+        if period + PERIOD_SECONDS < time.monotonic():  # late: start afresh
+            period = time.monotonic()
+
+
+def _may_spin() -> bool:
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(PRIORITY))
+    except (PermissionError, OSError):
+        return False
+    os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
+    return True
 
 
 @contextlib.contextmanager
-def slower(factor: float) -> Iterator[None]:
-    """This process, what it starts from now on, and PostgreSQL, at
-    1/``factor`` of the machine's CPU while inside."""
+def slower(factor: float) -> Iterator[list[int]]:
+    """The machine at 1/``factor`` of its speed, for everything, while
+    inside; yields the spinners' pids (their CPU time is not the work's)."""
     if factor <= 1:
-        yield
+        yield []
         return
-    if not os.access(CPU_CGROUP / "cgroup.procs", os.W_OK):
+    # Try the priority in a child: this process stays an ordinary one.
+    context = multiprocessing.get_context("fork")
+    with context.Pool(1) as pool:
+        allowed = pool.apply(_may_spin)
+    if not allowed:
         raise SystemExit(
-            f"--slower needs a writable cgroup v1 cpu controller at {CPU_CGROUP} "
-            "(root); this machine has none"
+            "--slower needs the right to a real-time priority (SCHED_FIFO: root)"
         )
-    group = CPU_CGROUP / f"bench-slower-{os.getpid()}"
-    group.mkdir()
+    cores = sorted(os.sched_getaffinity(0))
+    spinners = [
+        context.Process(
+            target=_spin,
+            args=(core, factor, os.getpid()),
+            daemon=True,
+        )
+        for core in cores
+    ]
+    for spinner in spinners:
+        spinner.start()
     try:
-        (group / "cpu.cfs_period_us").write_text(str(PERIOD_US))
-        quota = int((os.cpu_count() or 1) * PERIOD_US / factor)
-        (group / "cpu.cfs_quota_us").write_text(str(quota))
-        _move([os.getpid(), *postgres_pids()], group)
-        yield
+        yield [spinner.pid for spinner in spinners]
     finally:
-        # Everything still in the group (new PostgreSQL backends included)
-        # back to the root group, then the group goes.
-        pids = (group / "cgroup.procs").read_text().split()
-        _move(pids, CPU_CGROUP)
-        with contextlib.suppress(OSError):
-            group.rmdir()
+        for spinner in spinners:
+            spinner.kill()
+            spinner.join()
