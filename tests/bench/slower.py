@@ -6,20 +6,23 @@ club laptop runs the action in ~15 ms where a bench machine may take 8.
 Here every core of the machine is taken from everything else for a share
 ``1 - 1/factor`` of each ``PERIOD_SECONDS``: one process per core, pinned
 to it, at a real-time priority (``SCHED_FIFO``, above every ordinary
-process), spins for that share at a random point of each period and
-sleeps the rest. Whatever else
-runs (the benchmark, the server, PostgreSQL, Chromium, the kernel's work
-for them) gets ``1/factor`` of each core, period after period: a single
-thread's 10 ms of work takes ``10 * factor`` ms, and the cores do per
-second what the slower machine's do.
+process), spins for that share at a random point of each period (each
+core at its own) and sleeps the rest. Whatever else runs (the
+benchmark, the server, PostgreSQL, Chromium, the kernel's work for them)
+gets ``1/factor`` of each core, period after period: a single thread's
+10 ms of work takes ``10 * factor`` ms, and the cores do per second what
+the slower machine's do.
 
 (A CPU cgroup quota, tried first, slows only a group that uses the whole
 machine: one thread on two cores never reaches it, so a tap ran at full
 speed.)
 
 It is an emulation at the period's grain (2 ms): work shorter than that
-runs at full speed or waits a spin out. CPU times measured by the
-benchmark are this machine's; the benchmarks scale them by ``factor``.
+runs at full speed or waits a spin out, and a thread the spin preempts may
+hold a lock the others wait for (pessimistic). CPU times measured by the
+benchmark are this machine's; the benchmarks scale them by ``factor``. The
+kernel's tick-sampled busy time (``/proc/stat``) does not see the spins'
+short turns truly.
 
 Needs the right to a real-time priority (root, as on the project's
 machines). The spinners end with the context, and on their own when the
@@ -52,10 +55,8 @@ def slowdown(text: str) -> float:
 
 
 def _spin(core: int, factor: float, parent: int) -> None:
-    """Take ``1 - 1/factor`` of ``core`` in every period, until the parent
-    process is gone. The spin starts at a random point of each period: the
-    cores' spins do not coincide, and the kernel's tick-sampled counts of
-    busy time (``/proc/stat``) see them in their true share."""
+    """Take ``1 - 1/factor`` of ``core`` in every period, from a random
+    point of it, until the parent process is gone."""
     os.sched_setaffinity(0, {core})
     os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(PRIORITY))
     busy = PERIOD_SECONDS * (1 - 1 / factor)
