@@ -608,12 +608,11 @@ def main() -> None:
                     games, base, args.seconds, args.pace, settings, spinners
                 )
                 rows.append((count, results))
-        # Out of the emulation: a CPU time is the same here, times
-        # ``--slower`` on the slower machine.
-        # Warm first, as the server is once it has answered a few taps (its
-        # templates compiled, its modules' first calls made): the first
-        # actions of a process cost a third more, which would flatter the
-        # ratio below.
+        # Out of the emulation (a CPU time is the same here, times
+        # ``--slower`` on the slower machine), and warm first, as the server
+        # is once it has answered a few taps (its templates compiled, its
+        # modules' first calls made): the first actions of a process cost a
+        # third more, which would flatter the ratio below.
         action_alone(WARM_ACTIONS)
         alone_cpu, alone_wall = action_alone()
         alone_cpu *= args.slower
@@ -644,7 +643,8 @@ def main() -> None:
             # tick-sampled busy time (/proc/stat) misses or over-counts their
             # short turns: the machine's share is then the work's own (the
             # server, the generator, PostgreSQL), each counted exactly.
-            if r["cpu"].pop("spinners"):
+            del r["cpu"]["spinners"]
+            if args.slower > 1:
                 r["cpu"]["machine"] = sum(
                     r["cpu"][part] for part in ("server", "generator", "postgres")
                 )
