@@ -67,7 +67,7 @@ sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
 
-from tests.bench.slower import slowdown, slower  # noqa: E402
+from tests.bench.slower import add_slower_option, slower  # noqa: E402
 from tests.support.servers import (  # noqa: E402
     SERVER_PIDS,
     manage,
@@ -528,13 +528,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--pace", type=float, default=PACE_SECONDS)
     parser.add_argument("--workers", type=int, default=0)
-    parser.add_argument(
-        "--slower",
-        type=slowdown,
-        default=1.0,
-        help="as on a machine this many times slower (every core given to "
-        "the rest 1/F of the time: tests/bench/slower.py; needs root)",
-    )
+    add_slower_option(parser)
     parser.add_argument(
         "--levels",
         default=",".join(str(level) for level in LEVELS),

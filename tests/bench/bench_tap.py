@@ -55,7 +55,7 @@ sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
-from tests.bench.slower import slowdown, slower  # noqa: E402
+from tests.bench.slower import add_slower_option, slower  # noqa: E402
 from tests.support.servers import manage, server_env, shell_json, uvicorn  # noqa: E402
 
 PHONE = {
@@ -470,13 +470,7 @@ def main() -> None:
     parser.add_argument(
         "--trace-file", type=Path, help="with --trace: keep the raw trace there"
     )
-    parser.add_argument(
-        "--slower",
-        type=slowdown,
-        default=1.0,
-        help="as on a machine this many times slower (every core given to "
-        "the rest 1/F of the time: tests/bench/slower.py; needs root)",
-    )
+    add_slower_option(parser)
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 

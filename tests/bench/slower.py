@@ -54,6 +54,17 @@ def slowdown(text: str) -> float:
     return factor
 
 
+def add_slower_option(parser: argparse.ArgumentParser) -> None:
+    """A benchmark's ``--slower F`` option (``args.slower``: 1 by default)."""
+    parser.add_argument(
+        "--slower",
+        type=slowdown,
+        default=1.0,
+        help="as on a machine this many times slower (every core given to "
+        "the rest 1/F of the time: tests/bench/slower.py; needs root)",
+    )
+
+
 def _spin(core: int, factor: float, parent: int) -> None:
     """Take ``1 - 1/factor`` of ``core`` in every period, from a random
     point of it, until the parent process is gone."""
