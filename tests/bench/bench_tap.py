@@ -24,6 +24,14 @@ The last line is ``RESULT tap_p50_ms=X tap_p50_ms_throttled=Y
 other_phone_p95_ms=Z ...`` (medians of the rounds' figures; Z unthrottled,
 one table), then the spreads.
 
+Each round also splits its taps' time (medians) in three, from the tap's
+request in the page's Resource Timing: the phone before the request (the
+tap's handling until it is sent), the server and the network (until the
+page holds the answer's last byte), the phone after the answer (its swap,
+style, layout and paint): which of the three a change must cut. A page
+throttled 4x notes the answer's arrival late (its main thread reads it):
+the unthrottled rounds' middle figure is the server's own.
+
 ``--trace``: one more round, throttled 4x, under a Chromium performance
 trace (``devtools.timeline``): for each tap, from the tap to its paint on
 the tapping phone's main thread, its CPU time (thread time: a figure the
@@ -68,6 +76,7 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-q
 
 WATCH = """() => {
   window.paints = [];
+  performance.setResourceTimingBufferSize(10000);
   window.tapAt = null;
   document.addEventListener("click", (event) => {
     if (event.target.closest && event.target.closest("#board button")) {
@@ -85,9 +94,15 @@ WATCH = """() => {
     window.tapAt = null;
     requestAnimationFrame(() => setTimeout(() => {
       if (tap !== null) performance.mark("bench-paint-" + version);
+      // The tap's own request, once answered (its entry is made then).
+      const post = performance.getEntriesByType("resource").filter((entry) =>
+        entry.initiatorType === "xmlhttprequest" && entry.name.endsWith("/act")
+        && tap !== null && performance.timeOrigin + entry.startTime >= tap).pop();
       window.paints.push({
         version: Number(version),
         tap: tap,
+        sent: post ? performance.timeOrigin + post.startTime : null,
+        received: post ? performance.timeOrigin + post.responseEnd : null,
         painted: performance.timeOrigin + performance.now(),
       });
     }, 0));
@@ -203,6 +218,7 @@ def play_round(phones: dict, taps: int, answers: list | None = None) -> dict:
         side: page.evaluate("() => window.paints") for side, page in phones.items()
     }
     tap_ms, other_ms = [], []
+    split: list[tuple[float, float, float]] = []  # before, server, after (ms)
     for side, version, kind in tapped:
         mine = next((p for p in paints[side] if p["version"] == version), None)
         other = next(
@@ -212,13 +228,21 @@ def play_round(phones: dict, taps: int, answers: list | None = None) -> dict:
         if mine is None or mine["tap"] is None:
             continue
         tap_ms.append(mine["painted"] - mine["tap"])
+        if mine["sent"] is not None:
+            split.append(
+                (
+                    mine["sent"] - mine["tap"],
+                    mine["received"] - mine["sent"],
+                    mine["painted"] - mine["received"],
+                )
+            )
         if other is not None:
             other_ms.append(other["painted"] - mine["tap"])
         if answers is not None:
             answers.append((side, version, kind, bodies.get(version, "")))
     for page in phones.values():
         page.evaluate("() => { window.paints = []; }")
-    return {"tap": tap_ms, "other": other_ms, "kinds": kinds}
+    return {"tap": tap_ms, "other": other_ms, "kinds": kinds, "split": split}
 
 
 class _Elements(HTMLParser):
@@ -533,6 +557,15 @@ def main() -> None:
                 f"{pct(r['other'], 0.95):6.1f}"
             )
             print("   kinds:", dict(r["kinds"]))
+            if r["split"]:
+                before, server, after = (
+                    statistics.median(part) for part in zip(*r["split"], strict=True)
+                )
+                print(
+                    f"   split (medians): phone before the request {before:.1f} ms, "
+                    f"server and network {server:.1f}, phone after the answer "
+                    f"{after:.1f}"
+                )
         figures = {}
         for label, name, key, fraction in [
             ("tap_p50_ms", "unthrottled", "tap", 0.5),
