@@ -33,7 +33,9 @@ cores busy (a level past saturation shows it near 100 %) and the
 generator's own lag (its event loop's wake-up delay, p95: what it adds to
 every arrival it times). Then the action alone in process: the same
 requests through Django's test client in this process, warmed up first
-(CPU time per action, answer rendered, no stream). The last line is ``RESULT
+(CPU time per action, answer rendered, no stream), timed before the levels
+and after them (the machine's speed can move over a run: their mean,
+both shown). The last line is ``RESULT
 tables_held_at_p95_150ms=N cpu_ms_per_action=C action_alone_ms=A
 tables_x_action_ms=N*A cpu_ratio=C/A slower=F`` (C at the largest level
 held, or the first level; F: ``--slower``'s factor).
@@ -54,6 +56,7 @@ import os
 import random
 import re
 import shutil
+import statistics
 import sys
 import tempfile
 import time
@@ -588,6 +591,15 @@ def main() -> None:
         manage("load_demo", env=env)
         rows = []
         server_log = scratch / "server.log"
+        # The action alone before the levels and after them (the machine's
+        # speed can move meanwhile: the ratio takes their mean, both shown).
+        # Out of the emulation (a CPU time is the same here, times
+        # ``--slower`` on the slower machine), and warm first, as the server
+        # is once it has answered a few taps (its templates compiled, its
+        # modules' first calls made): the first actions of a process cost a
+        # third more, which would flatter the ratio below.
+        action_alone(WARM_ACTIONS)
+        alone_before = action_alone()
         with (
             slower(args.slower) as spinners,
             uvicorn(env, workers=workers, log=server_log) as base,
@@ -602,15 +614,10 @@ def main() -> None:
                     games, base, args.seconds, args.pace, settings, spinners
                 )
                 rows.append((count, results))
-        # Out of the emulation (a CPU time is the same here, times
-        # ``--slower`` on the slower machine), and warm first, as the server
-        # is once it has answered a few taps (its templates compiled, its
-        # modules' first calls made): the first actions of a process cost a
-        # third more, which would flatter the ratio below.
-        action_alone(WARM_ACTIONS)
-        alone_cpu, alone_wall = action_alone()
-        alone_cpu *= args.slower
-        alone_wall *= args.slower
+        alone_after = action_alone()
+        cpus = [alone_before[0] * args.slower, alone_after[0] * args.slower]
+        alone_cpu = statistics.mean(cpus)
+        alone_wall = statistics.mean([alone_before[1], alone_after[1]]) * args.slower
         emulated = (
             f", as on a machine {args.slower:g}x slower (every core given to "
             f"the rest 1/{args.slower:g} of the time; CPU times below are "
@@ -670,7 +677,8 @@ def main() -> None:
         ]
         print(
             f"The action alone in process: {alone_cpu:.1f} ms of CPU "
-            f"(median {alone_wall:.1f} ms of wall time)"
+            f"({cpus[0]:.1f} before the levels, {cpus[1]:.1f} after; "
+            f"median {alone_wall:.1f} ms of wall time)"
         )
         at = dict(rows)[max(held)] if held else rows[0][1]
         tables = max(held) if held else 0
