@@ -95,9 +95,10 @@ WATCH = """() => {
     requestAnimationFrame(() => setTimeout(() => {
       if (tap !== null) performance.mark("bench-paint-" + version);
       // The tap's own request, once answered (its entry is made then).
-      const post = performance.getEntriesByType("resource").filter((entry) =>
-        entry.initiatorType === "xmlhttprequest" && entry.name.endsWith("/act")
-        && tap !== null && performance.timeOrigin + entry.startTime >= tap).pop();
+      const post = tap === null ? null : performance.getEntriesByType("resource")
+        .filter((entry) => entry.initiatorType === "xmlhttprequest"
+          && entry.name.endsWith("/act")
+          && performance.timeOrigin + entry.startTime >= tap).pop();
       window.paints.push({
         version: Number(version),
         tap: tap,

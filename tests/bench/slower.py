@@ -89,7 +89,7 @@ def _spin(core: int, factor: float, parent: int) -> None:
 def _may_spin() -> bool:
     try:
         os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(PRIORITY))
-    except (PermissionError, OSError):
+    except OSError:  # PermissionError without root
         return False
     os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))
     return True
