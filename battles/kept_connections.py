@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-KEPT_ENGINES = ("django.db.backends.postgresql", "django.db.backends.sqlite3")
+KEPT_ENGINES = ("django.db.backends.postgresql", "confrontation_site.backends.sqlite3")
 
 
 def in_memory(settings: dict) -> bool:

@@ -125,6 +125,8 @@ try:
 except ValueError as error:
     fail(f"DATABASE_URL is not a database address Django understands ({error}).")
 if _database.get("ENGINE") == "django.db.backends.sqlite3":
+    # Django's, with this process's writers queued (no busy-wait polling).
+    _database["ENGINE"] = "confrontation_site.backends.sqlite3"
     if _database["NAME"] not in ("", ":memory:"):
         Path(_database["NAME"]).parent.mkdir(parents=True, exist_ok=True)
     _database["OPTIONS"] = {
