@@ -113,7 +113,11 @@ class Phone:
             base_url=base,
             cookies={"sessionid": session},
             timeout=httpx.Timeout(30, read=None),
-            limits=httpx.Limits(max_connections=4),
+            # An idle connection is let go before uvicorn's keep-alive (5 s)
+            # closes it: with both at 5 s, a tap sent as the server closes
+            # the connection failed (``ReadError``), where a browser sends
+            # it again on a new connection.
+            limits=httpx.Limits(max_connections=4, keepalive_expiry=3),
         )
         self.heard: dict[int, float] = {}
         self.boards: dict[int, float] = {}  # version -> when its board arrived
@@ -498,6 +502,10 @@ def action_alone(count: int = 60) -> tuple[float, float]:
     for side in "ab":
         client = Client(HTTP_ACCEPT_ENCODING="br, gzip")
         client.cookies["sessionid"] = game["sessions"][side]
+        # Untimed: a client builds its middleware chain at its first request
+        # (whitenoise reads the static files' list: 50-100 ms of CPU), which
+        # a server does once, at start.
+        client.get(f"/games/{game['public_id']}/")
         clients[side] = client
     rng = random.Random(7)
     cpu, wall = [], []
