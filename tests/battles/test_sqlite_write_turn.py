@@ -139,3 +139,13 @@ def test_a_writer_kept_waiting_past_the_timeout_is_told_and_writes_nothing(
     assert "database is locked" in str(outcome["error"])
     assert list(FormSubmission.objects.values_list("key", flat=True)) == ["holder"]
     assert not turn.locked()
+
+
+def test_a_second_begin_on_the_same_connection_fails_at_once_and_keeps_the_turn(turn):
+    with transaction.atomic():
+        _write("kept")
+        with pytest.raises(OperationalError, match="within a transaction"):
+            connection._start_transaction_under_autocommit()
+        assert turn.locked() and not turn.waiting.is_set()
+    assert not turn.locked()
+    assert list(FormSubmission.objects.values_list("key", flat=True)) == ["kept"]

@@ -36,6 +36,9 @@ class DatabaseWrapper(base.DatabaseWrapper):
     _turn: threading.Lock | None = None
 
     def _start_transaction_under_autocommit(self) -> None:
+        if self._turn is not None:  # already in one: SQLite says so at once
+            super()._start_transaction_under_autocommit()
+            return
         turn = write_turn(str(self.settings_dict["NAME"]))
         options = self.settings_dict.get("OPTIONS", {})
         # As long as SQLite itself would wait for the lock (the "timeout").
