@@ -1,9 +1,9 @@
 """SQLite writers of one process queue on a lock, not on SQLite's busy
 handler (``confrontation_site.backends.sqlite3``, issue 33).
 
-Each writer here has SQLite's own busy timeout set to 0: had it met the
-write lock inside SQLite, its ``BEGIN IMMEDIATE`` would fail at once with
-"database is locked". It succeeds: it waited for the process's turn.
+Each second writer here has SQLite's own busy timeout set to 0: had it met
+the write lock inside SQLite, its ``BEGIN IMMEDIATE`` would fail at once
+with "database is locked". It succeeds: it waited for the process's turn.
 """
 
 from __future__ import annotations
