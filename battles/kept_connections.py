@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import os
 
-KEPT_ENGINES = ("django.db.backends.postgresql", "confrontation_site.backends.sqlite3")
+# Told by the backend's vendor, not by its module's name (settings.py names a
+# subclass of Django's SQLite backend).
+KEPT_VENDORS = ("postgresql", "sqlite")
 
 
 def in_memory(settings: dict) -> bool:

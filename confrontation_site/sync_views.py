@@ -22,7 +22,7 @@ from http import HTTPStatus
 
 # Django-free at import (its Django imports are made when called): this
 # module is imported before Django is set up.
-from battles.kept_connections import KEPT_ENGINES, forget_replaced_files, in_memory
+from battles.kept_connections import KEPT_VENDORS, forget_replaced_files, in_memory
 
 # A request body past ``settings.MAX_REQUEST_BYTES`` (8 MB: the largest real
 # upload, a catalogue, is 5 MB) is refused here, before it is read when its
@@ -164,9 +164,11 @@ def keep_connections() -> None:
 
     for alias in connections:
         settings = connections.settings[alias]
-        if settings["ENGINE"] in KEPT_ENGINES and not in_memory(settings):
-            kept = {**settings, "CONN_MAX_AGE": KEEP_CONNECTION_SECONDS}
-            wrapper = load_backend(settings["ENGINE"]).DatabaseWrapper(kept, alias)
+        if in_memory(settings):
+            continue
+        kept = {**settings, "CONN_MAX_AGE": KEEP_CONNECTION_SECONDS}
+        wrapper = load_backend(settings["ENGINE"]).DatabaseWrapper(kept, alias)
+        if wrapper.vendor in KEPT_VENDORS:
             connections[alias] = wrapper  # this thread's alone
 
 
