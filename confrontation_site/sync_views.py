@@ -23,6 +23,7 @@ from http import HTTPStatus
 # Django-free at import (its Django imports are made when called): this
 # module is imported before Django is set up.
 from battles.kept_connections import KEPT_VENDORS, forget_replaced_files, in_memory
+from battles.thread_names import name_os_thread
 
 # A request body past ``settings.MAX_REQUEST_BYTES`` (8 MB: the largest real
 # upload, a catalogue, is 5 MB) is refused here, before it is read when its
@@ -172,6 +173,11 @@ def keep_connections() -> None:
             connections[alias] = wrapper  # this thread's alone
 
 
+def _start_worker() -> None:
+    name_os_thread()  # "django_N" in top -H and /proc: its CPU told apart
+    keep_connections()
+
+
 def _call_all(calls: list) -> None:
     for call in calls:
         call()
@@ -186,7 +192,7 @@ class SyncViews:
         self.executor = ThreadPoolExecutor(
             workers,
             thread_name_prefix="django",
-            initializer=keep_connections,
+            initializer=_start_worker,
         )
 
     def close(self) -> None:

@@ -44,6 +44,7 @@ from battles.live.bus import (
 )
 from battles.live.push import Render, board_message, personal
 from battles.models.games import Game, GameEvent
+from battles.thread_names import name_os_thread
 
 logger = logging.getLogger(__name__)
 
@@ -90,7 +91,9 @@ def hang_up() -> None:
 
 # --- the looks: one thread, one connection kept while rooms are open -----------------
 
-_looks = ThreadPoolExecutor(1, thread_name_prefix="live-look")
+_looks = ThreadPoolExecutor(
+    1, thread_name_prefix="live-look", initializer=name_os_thread
+)
 _rooms: dict[tuple[asyncio.AbstractEventLoop, int], Room] = {}
 
 

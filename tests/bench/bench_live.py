@@ -31,14 +31,19 @@ counted), and beside it where the rest of the two cores went: the load
 generator's and PostgreSQL's CPU per action, the machine's share of its
 cores busy (a level past saturation shows it near 100 %) and the
 generator's own lag (its event loop's wake-up delay, p95: what it adds to
-every arrival it times). Then the action alone in process: the same
+every arrival it times); under it, the server's CPU per action by thread,
+read by the kernel's thread names (``battles.thread_names``): the request
+workers (the taps as served, the boards fetched), the live look (the pushes'
+renders), the event loop (HTTP, the streams' messages) and the rest (threads
+ended meanwhile, other pools). Then the action alone in process: the same
 requests through Django's test client in this process, warmed up first
 (CPU time per action, answer rendered, no stream), timed before the levels
 and after them (the machine's speed can move over a run: their mean,
 both shown). The last line is ``RESULT
 tables_held_at_p95_150ms=N cpu_ms_per_action=C action_alone_ms=A
-tables_x_action_ms=N*A cpu_ratio=C/A slower=F`` (C at the largest level
-held, or the first level; F: ``--slower``'s factor).
+tables_x_action_ms=N*A cpu_ratio=C/A workers_ms=W look_ms=L loop_ms=E
+slower=F`` (C, W, L, E at the largest level held, or the first level; F:
+``--slower``'s factor).
 
 ``--slower F``: as on a machine F times slower (``tests/bench/slower.py``:
 every core given to everything else 1/F of the time, by real-time spinners;
@@ -420,7 +425,9 @@ def cpu_seconds(
     ``--slower``'s spinners, and of the whole machine (its busy time from
     ``/proc/stat``): where the cores went."""
     ticks = os.sysconf("SC_CLK_TCK")
-    spent = {"server": 0.0, "generator": 0.0, "postgres": 0.0, "spinners": 0.0}
+    spent = dict.fromkeys(
+        ("server", "generator", "postgres", "spinners", "workers", "look", "loop"), 0.0
+    )
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -435,6 +442,8 @@ def cpu_seconds(
         used = (int(fields[11]) + int(fields[12])) / ticks
         if server in (int(entry), int(fields[1])):
             spent["server"] += used
+            for part, seconds in server_threads(int(entry)).items():
+                spent[part] = spent.get(part, 0.0) + seconds
         elif int(entry) == generator:
             spent["generator"] += used
         elif int(entry) in spinners:
@@ -448,6 +457,41 @@ def cpu_seconds(
     # All but idle and iowait (the 4th and 5th columns).
     spent["machine"] = (sum(times) - times[3] - times[4]) / ticks
     return spent
+
+
+# The server's threads by their kernel names (battles.thread_names): the
+# request workers, the live look (the pushes' renders); the main thread of a
+# process that has them is its event loop (HTTP, the streams' messages).
+THREAD_PARTS = (("django_", "workers"), ("live-look", "look"))
+
+
+def server_threads(pid: int) -> dict[str, float]:
+    """CPU time so far of one server process's threads, by part (none for
+    uvicorn's supervisor, which has no worker thread): what is left of the
+    process's time (threads ended, other pools) is the rest."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    found: dict[str, float] = {}
+    main = 0.0
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return {}
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as stat:
+                name, fields = stat.read().split(" (", 1)[1].rsplit(")", 1)
+        except (OSError, ValueError):
+            continue
+        fields = fields.split()
+        used = (int(fields[11]) + int(fields[12])) / ticks
+        part = next((p for prefix, p in THREAD_PARTS if name.startswith(prefix)), None)
+        if part is not None:
+            found[part] = found.get(part, 0.0) + used
+        elif int(tid) == pid:
+            main = used
+    if found:
+        found["loop"] = main
+    return found
 
 
 def measured_level(games, base, seconds, pace, settings, spinners=()) -> dict:
@@ -673,6 +717,17 @@ def main() -> None:
                 f"  {r['cpu']['postgres'] / actions * 1000:8.1f}  {busy:6.0f}"
                 f"  {_ms(r['lag'], 0.95)}"
             )
+            threads = {
+                p: r["cpu"][p] / actions * 1000 for p in ("workers", "look", "loop")
+            }
+            rest = r["cpu_ms"] - sum(threads.values())
+            print(
+                f"   server CPU ms/action by thread: request workers "
+                f"{threads['workers']:.1f} · live look (pushes' renders) "
+                f"{threads['look']:.1f} · event loop {threads['loop']:.1f} · "
+                f"rest {rest:.1f}"
+            )
+            r["threads"] = threads
             if r["errors"]:
                 print("   errors:", sorted(set(r["errors"]))[:5])
         causes = _error_causes(server_log)
@@ -697,11 +752,21 @@ def main() -> None:
             f"{tables * alone_cpu:.0f} (machine-independent); server CPU per "
             f"action with its fan-out {at['cpu_ms'] / alone_cpu:.2f}x the action alone"
         )
+        split = at["threads"]
+        print(
+            f"Beside the action alone, at that level: the workers' own "
+            f"{split['workers'] - alone_cpu:+.1f} ms (the taps as served, the "
+            f"fetches), the look {split['look']:.1f}, the event loop "
+            f"{split['loop']:.1f}, the rest {at['cpu_ms'] - sum(split.values()):.1f}"
+        )
         print(
             f"RESULT tables_held_at_p95_150ms={tables} "
             f"cpu_ms_per_action={at['cpu_ms']:.1f} action_alone_ms={alone_cpu:.1f} "
             f"tables_x_action_ms={tables * alone_cpu:.0f} "
-            f"cpu_ratio={at['cpu_ms'] / alone_cpu:.2f} slower={args.slower:g}"
+            f"cpu_ratio={at['cpu_ms'] / alone_cpu:.2f} "
+            f"workers_ms={split['workers']:.1f} "
+            f"look_ms={split['look']:.1f} loop_ms={split['loop']:.1f} "
+            f"slower={args.slower:g}"
         )
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
