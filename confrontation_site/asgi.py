@@ -10,6 +10,7 @@ the loop and a thread for each sync middleware hook instead).
 
 import gc
 import os
+from functools import lru_cache
 from inspect import iscoroutinefunction
 
 from django.core.asgi import get_asgi_application
@@ -37,8 +38,11 @@ def _end_streams() -> None:
 connections.on_shutdown.append(_end_streams)  # Ctrl-C: the streams end at once
 
 
+@lru_cache(maxsize=1024)
 def is_async_view(path: str) -> bool:
-    """Does ``path`` lead to an async view (a live stream)?"""
+    """Does ``path`` lead to an async view (a live stream)? Asked of every
+    request, each phone's few paths again and again: kept (the URLs are the
+    process's for its life), not resolved anew on the event loop."""
     try:
         return iscoroutinefunction(resolve(path).func)
     except Resolver404:
