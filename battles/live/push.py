@@ -17,9 +17,11 @@ placeholder and filled in per stream, which costs a string replacement:
 the tap keys (each form a fresh one). A pushed board, like a tap's answer,
 goes to htmx only, which sends the page's CSRF token in a header
 (``base.html``'s ``hx-headers``): its forms carry no token field.
-A phone holding both sides (one phone passed between the players) and a
-player building a sequence (a draft kept in that phone's session) get no
-render: their stream says "version N" and the phone fetches its board.
+A phone holding both sides (one phone passed between the players) gets no
+render: its stream says "version N" and the phone fetches its board. A side
+building its sequence is pushed the order every phone of it starts from; a
+phone where cards were moved (a draft in its session) fetches instead
+(``live.js``).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ action (the seq of its last event); ``EventSource`` sends the last id back as
 - ``event: version``, data N: the phone fetches its board. Sent when no
   push fits: catching up on connecting (one message per action missed, in
   order, once), a phone that is behind, a viewpoint with no render (a phone
-  holding both sides, a draft in its session), an undo, the game over.
+  holding both sides), an undo, the game over.
 
 One *room* per game and event loop (one per server process) holds the
 game's streams: it hears the bus once, looks at the game once per action

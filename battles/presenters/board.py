@@ -51,6 +51,7 @@ def build_board(
     side: str | None = None,
     holding: str | None = None,
     draft: Sequence[str] | None = None,
+    own_draft: bool = False,
     error: str = "",
     error_field: str = "",
     since: int | None = None,
@@ -66,7 +67,9 @@ def build_board(
     board_read``: the log's tail, the undo, the requests, the names).
 
     ``side``: the side this phone acts for now; ``holding``: on one phone
-    passed between the players, the side that said it holds it. ``since``
+    passed between the players, the side that said it holds it. ``draft``:
+    the order the side's sequence is shown in until it is set; ``own_draft``:
+    moved on this phone (its session's), which no push knows. ``since``
     and ``before`` (the version and snapshot this phone showed) make a small
     answer: only the fighters that changed and the log lines after ``since``.
     ``undo_confirm``: on one phone, the question before undoing a roll.
@@ -94,6 +97,7 @@ def build_board(
         "state": state,
         "viewer": viewer,
         "side": side,
+        "own_draft": own_draft,
         "panel": panel,
         "handover": handover,
         "status": status_line(state, viewer.sides, side),

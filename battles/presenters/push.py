@@ -53,11 +53,12 @@ def render_changes(
         side = viewpoint.side
         with translation.override(viewpoint.language):
             read = board_read(game, viewpoint, side, since=base, tail=tail)
+            # A sequence being built shows the order every phone of the side
+            # starts from; a phone whose own draft differs fetches (live.js).
+            draft = services.opening_draft(game, side) if side else None
             context = build_board(
-                game, viewpoint, read, side=side, since=base, before=before
+                game, viewpoint, read, side=side, since=base, before=before, draft=draft
             )
-            if side is not None and context["panel"].data.get("shows_draft"):
-                continue  # a draft kept in the phone's session: it fetches
             context["tap"] = TAP_PLACEHOLDER
             pages[viewpoint] = render_to_string(ANSWER_TEMPLATE, context)
     return pages

@@ -1068,6 +1068,20 @@ def last_sequence(game: Game, side: str) -> list[str] | None:
     return list(payload["order"]) if payload else None
 
 
+def opening_draft(game: Game, side: str) -> list[str] | None:
+    """The order a side's phones show its sequence in (IV-A-1) until a card
+    is moved on one of them: from the second turn on, its last sequence
+    (issue 23); else none, the army's order."""
+    state = game.state
+    if (
+        state.get("phase") != "strategic"
+        or state["turn"] <= 1
+        or state["sequences"].get(side) is not None
+    ):
+        return None
+    return last_sequence(game, side)
+
+
 def rules_events(game: Game) -> list[dict[str, Any]]:
     """The whole log as ``rules.game`` reads it."""
     return [event.as_rules_event() for event in game.events.order_by("seq")]

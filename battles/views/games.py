@@ -39,7 +39,9 @@ VIEW_AS_KEY = "view_as:{pk}"
 # The fields a refused form gets back as they were typed (issue 23: a shot
 # into a melee refused keeps its measured distance).
 REFILLED_FIELDS = ("fighter", "target", "distance_cm", "nearest_friend")
-DRAFT_KEY = "sequence_draft:{pk}:{side}"
+# A side's draft sequence, moved on one phone (its session), for one turn:
+# a draft left from an earlier turn is not this one's.
+DRAFT_KEY = "sequence_draft:{pk}:{side}:{turn}"
 TEMPLATE = "battles/games/game.html"
 
 
@@ -54,29 +56,41 @@ def _acting_side(request: HttpRequest, game: Game, viewer: Viewer) -> str | None
     )
 
 
-def _draft(request: HttpRequest, game: Game, side: str | None) -> list[str] | None:
-    """The side's draft sequence: the one moved on this phone, else (a new
-    turn's) the side's last sequence."""
+def _draft_key(game: Game, side: str) -> str:
+    return DRAFT_KEY.format(pk=game.pk, side=side, turn=game.state["turn"])
+
+
+def _draft(
+    request: HttpRequest, game: Game, side: str | None
+) -> tuple[list[str] | None, bool]:
+    """The side's draft sequence, and whether it is this phone's own (cards
+    moved on it this turn); else the one every phone of the side starts from
+    (``services.opening_draft``), which a push shows too."""
     if side is None:
-        return None
-    draft = request.session.get(DRAFT_KEY.format(pk=game.pk, side=side))
-    state = game.state
-    if draft is None and state.get("phase") == "strategic" and state["turn"] > 1:
-        if state["sequences"].get(side) is None:
-            draft = services.last_sequence(game, side)
-    return draft
+        return None, False
+    own = request.session.get(_draft_key(game, side))
+    if own is not None:
+        return own, True
+    return services.opening_draft(game, side), False
 
 
 def board_context(request: HttpRequest, game: Game, viewer: Viewer, **extra) -> dict:
     """``build_board`` with what this phone's session holds (side, draft)."""
     side = _acting_side(request, game, viewer)
-    draft = _draft(request, game, side)
+    draft, own_draft = _draft(request, game, side)
     holding = request.session.get(VIEW_AS_KEY.format(pk=game.pk))
     read = board_read(
         game, viewer, side, since=extra.get("since"), added=extra.get("added", ())
     )
     return build_board(
-        game, viewer, read, side=side, holding=holding, draft=draft, **extra
+        game,
+        viewer,
+        read,
+        side=side,
+        holding=holding,
+        draft=draft,
+        own_draft=own_draft,
+        **extra,
     )
 
 
@@ -210,6 +224,7 @@ def game_act(request: HttpRequest, public_id: str, tap_type: str = "") -> HttpRe
     # What the phone showed: the service acts on this very object when the
     # game has not moved, so it is read before.
     shown_version, shown_state = game.version, game.state
+    draft_key = _draft_key(game, tap.side)
     try:
         result = services.perform_actions(
             game,
@@ -234,7 +249,7 @@ def game_act(request: HttpRequest, public_id: str, tap_type: str = "") -> HttpRe
         # The log itself moved (an undo) or a request stands: the whole board.
         return _answer(request, result.game, viewer)
     if tap.command["type"] == "set_sequence":
-        request.session.pop(DRAFT_KEY.format(pk=game.pk, side=tap.side), None)
+        request.session.pop(draft_key, None)
     if request.htmx and tap.version == shown_version and not result.repeated:
         # The phone showed the game as it was before this tap: answer with
         # what changed only.
@@ -310,8 +325,8 @@ def game_sequence_move(request: HttpRequest, public_id: str) -> HttpResponse:
     if state["phase"] != "strategic" or state["sequences"][side] is not None:
         return _answer(request, game, viewer, _("The sequence is already set."))
     cards = st.cards_in_play(state, side)
-    key = DRAFT_KEY.format(pk=game.pk, side=side)
-    order = [c for c in _draft(request, game, side) or [] if c in cards]
+    key = _draft_key(game, side)
+    order = [c for c in _draft(request, game, side)[0] or [] if c in cards]
     order += [c for c in cards if c not in order]
     card = request.POST.get("card", "")
     step = -1 if request.POST.get("direction") == "up" else 1

@@ -485,6 +485,13 @@
       });
   }
 
+  // A sequence being built with cards moved on this phone (its draft, kept in
+  // its session): a push, rendered for every phone of the side, shows the
+  // order they all start from, so the board is fetched instead.
+  function ownDraft() {
+    return !!document.querySelector("#game-panel [data-own-draft]");
+  }
+
   // What changed, pushed by the stream: swapped in when this phone shows the
   // version it applies to and nothing is under way; else the board is fetched.
   function pushed(event) {
@@ -492,7 +499,7 @@
     var cut = event.data.indexOf("\n");
     var base = parseInt(event.data.slice(0, cut), 10);
     if (version <= shownVersion()) return; // this phone's own tap, already in
-    if (fetching || taps > 0 || typing() || base !== shownVersion() || !document.getElementById("game-panel")) {
+    if (fetching || taps > 0 || typing() || ownDraft() || base !== shownVersion() || !document.getElementById("game-panel")) {
       want(version);
       return;
     }

@@ -490,11 +490,11 @@ def test_a_hand_over_older_than_the_news_is_not_used(game, monkeypatch):
     assert take_handed(game.pk, version) is None
 
 
-def test_a_strategic_panel_is_pushed_once_it_no_longer_shows_a_draft():
-    """A side building its sequence sees its draft, kept in its phone's
-    session (IV-A-1): no shared render knows it, so that phone fetches. Once
-    its sequence is set, its panel (the Tactics fighter to choose) holds
-    nothing of the session: it is pushed, what the phone would fetch."""
+def test_a_sequence_being_built_is_pushed_as_every_phone_of_its_side_starts_it():
+    """A sets its sequence while B builds its own (IV-A-1): B's push shows
+    the order every phone of side B starts from, what a phone where no card
+    was moved fetches, to the byte, and no mark of a phone's own draft. Once
+    both are set, A's panel (the Tactics fighter) is pushed, as fetched."""
     game = two_phone_game()
     connection.close()
     state = game.state
@@ -510,19 +510,87 @@ def test_a_strategic_panel_is_pushed_once_it_no_longer_shows_a_draft():
         streams = await quiet_streams(phones, game, start)
         set_a = await act(game.pk, "a", {"type": "set_sequence", "order": order["a"]})
         await streams["b"].messages_until(1)
+        fetch_b = await fetched(OPPONENT, game, start)
         set_b = await act(game.pk, "b", {"type": "set_sequence", "order": order["b"]})
         await streams["a"].messages_until(2)
         fetch_a = await fetched(OWNER, game, set_a)
         for stream in streams.values():
             await stream.close()
-        return set_a, set_b, fetch_a, {s: x.messages for s, x in streams.items()}
+        messages = {s: x.messages for s, x in streams.items()}
+        return set_a, set_b, fetch_a, fetch_b, messages
 
-    set_a, set_b, fetch_a, received = run_async(scenario())
-    # B still builds its own sequence when A sets its: B's phone fetches.
-    assert [(m.event, m.id) for m in received["b"]][:1] == [("version", str(set_a))]
-    # A's sequence is set when B sets its: A's panel is pushed, as fetched.
+    set_a, set_b, fetch_a, fetch_b, received = run_async(scenario())
+    base, html = board(received["b"][0])
+    assert (base, received["b"][0].id) == (start, str(set_a))
+    assert "Confirm this sequence" in html and "data-own-draft" not in html
+    assert same_but_personal(html) == same_but_personal(fetch_b)
+    # A's own tap's version first (its phone has the answer), then B's push.
     assert [m.event for m in received["a"]] == ["version", "board"]
     base, html = board(received["a"][1])
     assert (base, received["a"][1].id) == (set_a, str(set_b))
     assert "Tactics" in html
     assert same_but_personal(html) == same_but_personal(fetch_a)
+
+
+def test_a_card_moved_on_a_phone_marks_its_draft_and_the_push_keeps_the_sides():
+    """B moves its last card up (its session's draft): B's fetch shows that
+    order, marked as this phone's own; a push for side B still shows the
+    order every phone of it starts from, unmarked (live.js fetches then)."""
+    game = two_phone_game()
+    cards = st.cards_in_play(game.state, "b")
+    names = [game.state["cards"][c]["name"] for c in cards]
+    b_phone = phone_of(OPPONENT, Client(HTTP_ACCEPT_LANGUAGE="en"))
+    moved = b_phone.post(
+        reverse("game_sequence_move", args=[game.public_id]),
+        {"card": cards[-1], "direction": "up"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert moved.status_code == 200
+    base = game.version
+    a_order = st.cards_in_play(game.state, "a")
+    perform_action(game, "a", {"type": "set_sequence", "order": a_order})
+    game.refresh_from_db()
+    own = b_phone.get(
+        reverse("game_board", args=[game.public_id]),
+        {"since": base},
+        HTTP_HX_REQUEST="true",
+    ).content.decode()
+    assert "data-own-draft" in own
+    assert sequence_names(own) == [*names[:-2], names[-1], names[-2]]
+    (html,) = render_changes(game, base, {Viewer(frozenset({"b"}), "en")}).values()
+    assert "data-own-draft" not in html
+    assert sequence_names(html) == names
+
+
+def test_the_next_turns_sequence_is_pushed_from_the_last_one():
+    """From the second turn on, a side's phones start from its last sequence
+    (issue 23): so does its push, what such a phone fetches."""
+    game = two_phone_game()
+    for side in "ab":
+        backwards = list(reversed(st.cards_in_play(game.state, side)))
+        perform_action(game, side, {"type": "set_sequence", "order": backwards})
+    rng = random.Random(3)
+    base = game.version
+    for _ in range(2000):
+        game.refresh_from_db()
+        if game.state["turn"] == 2:
+            break
+        base = game.version
+        side, command = next_command(game.state, rng)
+        perform_action(game, side, command)
+    assert game.state["turn"] == 2 and game.state["phase"] == "strategic"
+    for side, who in (("a", OWNER), ("b", OPPONENT)):
+        in_play = st.cards_in_play(game.state, side)
+        last = [c for c in services.last_sequence(game, side) if c in in_play]
+        assert last != in_play  # the army's order would not tell
+        (html,) = render_changes(game, base, {Viewer(frozenset({side}), "en")}).values()
+        assert sequence_names(html) == [game.state["cards"][c]["name"] for c in last]
+        assert same_but_personal(html) == same_but_personal(_fetched(who, game, base))
+
+
+SEQUENCE_NAME = re.compile(r'<span class="sequence-name">(.*?) <span')
+
+
+def sequence_names(html: str) -> list[str]:
+    """The cards of the sequence a panel shows, in its order."""
+    return SEQUENCE_NAME.findall(html)

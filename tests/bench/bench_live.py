@@ -417,6 +417,17 @@ def _generate(games, base, seconds, pace, settings, connected, out) -> None:
     out.send(results)
 
 
+def read_stat(path: str) -> tuple[str, list[str]] | None:
+    """A ``/proc`` stat line: the name, then the fields after it (None when
+    the process or thread has gone)."""
+    try:
+        with open(path) as stat:
+            name, fields = stat.read().split(" (", 1)[1].rsplit(")", 1)
+    except (OSError, ValueError):
+        return None
+    return name, fields.split()
+
+
 def cpu_seconds(
     server: int, generator: int, spinners: Sequence[int] = ()
 ) -> dict[str, float]:
@@ -429,14 +440,9 @@ def cpu_seconds(
         ("server", "generator", "postgres", "spinners", "workers", "look", "loop"), 0.0
     )
     for entry in os.listdir("/proc"):
-        if not entry.isdigit():
+        if not entry.isdigit() or (found := read_stat(f"/proc/{entry}/stat")) is None:
             continue
-        try:
-            with open(f"/proc/{entry}/stat") as stat:
-                name, fields = stat.read().split(" (", 1)[1].rsplit(")", 1)
-        except (OSError, ValueError):
-            continue
-        fields = fields.split()
+        name, fields = found
         # fields[1] is the parent's pid; fields[11], [12]: utime, stime;
         # fields[13], [14]: those of its children that ended.
         used = (int(fields[11]) + int(fields[12])) / ticks
@@ -477,12 +483,9 @@ def server_threads(pid: int) -> dict[str, float]:
     except OSError:
         return {}
     for tid in tasks:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/stat") as stat:
-                name, fields = stat.read().split(" (", 1)[1].rsplit(")", 1)
-        except (OSError, ValueError):
+        if (read := read_stat(f"/proc/{pid}/task/{tid}/stat")) is None:
             continue
-        fields = fields.split()
+        name, fields = read
         used = (int(fields[11]) + int(fields[12])) / ticks
         part = next((p for prefix, p in THREAD_PARTS if name.startswith(prefix)), None)
         if part is not None:

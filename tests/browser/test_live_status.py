@@ -187,9 +187,11 @@ def test_a_refresh_dropped_for_a_tap_logs_no_console_error(phones, live_server):
         else:
             held.append(route)  # answered after B's tap
 
+    # A card moved on B's phone: its draft, which no push knows, so that A's
+    # sequence makes B fetch its board (held here).
+    settled(b, b.locator(".sequence-card").first.get_by_role("button").last.click)
+    assert b.locator("#game-panel [data-own-draft]").count() == 1
     b.route("**/board?since=*", hold_first)
-    # A's sequence: B's panel holds a draft, so its stream says "version N"
-    # and B fetches its board (held here).
     settled(a, a.get_by_role("button", name="Confirm this sequence").click)
     for _ in range(100):
         if held:

@@ -87,10 +87,12 @@ def test_a_tap_on_the_answer_before_its_frame_carries_the_token(phones, live_ser
     assert a.get_by_role("button", name="Choose this fighter").count() == 0
 
 
-def test_a_strategic_panel_comes_pushed_once_its_sequence_is_set(phones, live_server):  # noqa: F811
-    """A's sequence is set: B's tap moves A's board with no request of A's
-    (the push is what A would fetch), while B, building its own sequence (a
-    draft kept on its phone), fetched its board after A's tap."""
+def test_a_sequence_being_built_comes_pushed_until_a_card_is_moved(phones, live_server):  # noqa: F811
+    """A confirms its sequence: B, building its own with no card moved yet,
+    has its board pushed (no request of its own). B moves a card (a draft
+    kept on its phone): A's next tap makes B fetch its board, which keeps
+    B's order. B confirms, then chooses its Tactics fighter: A's panel comes
+    pushed each time, and its buttons act."""
     game = two_phone_game()
     a, b = phones["a"], phones["b"]
     open_game(a, live_server.url, OWNER, game)
@@ -107,13 +109,29 @@ def test_a_strategic_panel_comes_pushed_once_its_sequence_is_set(phones, live_se
         )
     settled(a, a.get_by_role("button", name="Confirm this sequence").click)
     wait_for_version(b, board_version(a), 5000)
+    assert fetched["b"] == 0
+    shot(b, "tap_answer", "b-sequence-pushed")
+    names = b.locator(".sequence-name").all_inner_texts()
+    down = b.get_by_role("button", name=f"Move {names[0].split(' ×')[0]} down")
+    settled(b, down.click)
+    moved = b.locator(".sequence-name").all_inner_texts()
+    assert moved == [names[1], names[0], *names[2:]]
+    assert b.locator("#game-panel [data-own-draft]").count() == 1
+    settled(a, a.get_by_role("button", name="Choose this fighter").first.click)
+    wait_for_version(b, board_version(a), 5000)
     assert fetched["b"] == 1
+    assert b.locator(".sequence-name").all_inner_texts() == moved
     settled(b, b.get_by_role("button", name="Confirm this sequence").click)
     wait_for_version(a, board_version(b), 5000)
     assert fetched["a"] == 0
-    pushed = board_version(a)
+    game.refresh_from_db()
+    confirmed = [game.state["cards"][c]["name"] for c in game.state["sequences"]["b"]]
+    assert confirmed == [name.split(" ×")[0] for name in moved]
+    # B's Tactics fighter: A's panel comes pushed with the roll, which acts.
+    settled(b, b.get_by_role("button", name="Choose this fighter").first.click)
+    wait_for_version(a, board_version(b), 5000)
+    assert fetched["a"] == 0
     shot(a, "tap_answer", "a-strategic-pushed")
-    # The pushed panel's buttons act: A's Tactics fighter is taken.
-    settled(a, a.get_by_role("button", name="Choose this fighter").first.click)
+    pushed = board_version(a)
+    settled(a, a.get_by_role("button", name="Roll").first.click)
     assert board_version(a) > pushed
-    assert "Choose this fighter" not in a.locator("#game-panel").inner_text()

@@ -84,9 +84,6 @@ def panel(
                 for c in order
             ],
             "sequence_done": sequence_done,
-            # The order shown is this phone's draft (its session's) until the
-            # side's sequence is set: such a panel is fetched, never pushed.
-            "shows_draft": not state["sequences"][side],
             "dropped": [
                 state["cards"][c]["name"] for c in st.eliminated_cards(state, side)
             ],
