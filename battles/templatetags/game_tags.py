@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from html import escape  # Django's, less its check for lazy text (none here)
+from html import escape  # what Django's escape calls, less its lazy-text check
 
 from django import template
 from django.template.defaulttags import CsrfTokenNode
@@ -39,7 +39,9 @@ def _number(value: object) -> str:
 
 @register.filter
 def wound_steps(steps: int) -> SafeString:
-    """The four wound steps (II-B), the first ``steps`` of them taken."""
+    """The four wound steps (II-B), the first ``steps`` of them taken (none
+    for a count that is not a number, as the template's loop did)."""
+    steps = steps if isinstance(steps, int) else 0
     return SafeString(
         "".join(
             '<span class="step taken"></span>'

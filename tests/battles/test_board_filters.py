@@ -54,3 +54,7 @@ def test_wound_steps_marks_the_first_steps_taken(steps):
     assert html.count('<span class="step"></span>') == 4 - steps
     if 0 < steps < 4:  # the taken ones first
         assert html.rindex("taken") < html.index('<span class="step"></span>')
+
+
+def test_wound_steps_of_no_number_are_none_taken():
+    assert str(wound_steps(None)) == '<span class="step"></span>' * 4
