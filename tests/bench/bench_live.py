@@ -449,7 +449,7 @@ def cpu_seconds(
         if server in (int(entry), int(fields[1])):
             spent["server"] += used
             for part, seconds in server_threads(int(entry)).items():
-                spent[part] = spent.get(part, 0.0) + seconds
+                spent[part] += seconds
         elif int(entry) == generator:
             spent["generator"] += used
         elif int(entry) in spinners:
@@ -723,7 +723,7 @@ def main() -> None:
             threads = {
                 p: r["cpu"][p] / actions * 1000 for p in ("workers", "look", "loop")
             }
-            rest = r["cpu_ms"] - sum(threads.values())
+            threads["rest"] = rest = r["cpu_ms"] - sum(threads.values())
             print(
                 f"   server CPU ms/action by thread: request workers "
                 f"{threads['workers']:.1f} · live look (pushes' renders) "
@@ -760,7 +760,7 @@ def main() -> None:
             f"Beside the action alone, at that level: the workers' own "
             f"{split['workers'] - alone_cpu:+.1f} ms (the taps as served, the "
             f"fetches), the look {split['look']:.1f}, the event loop "
-            f"{split['loop']:.1f}, the rest {at['cpu_ms'] - sum(split.values()):.1f}"
+            f"{split['loop']:.1f}, the rest {split['rest']:.1f}"
         )
         print(
             f"RESULT tables_held_at_p95_150ms={tables} "

@@ -118,6 +118,7 @@ def test_a_sequence_being_built_comes_pushed_until_a_card_is_moved(phones, live_
     assert moved == [names[1], names[0], *names[2:]]
     assert b.locator("#game-panel [data-own-draft]").count() == 1
     settled(a, a.get_by_role("button", name="Choose this fighter").first.click)
+    assert "Choose this fighter" not in a.locator("#game-panel").inner_text()
     wait_for_version(b, board_version(a), 5000)
     assert fetched["b"] == 1
     assert b.locator(".sequence-name").all_inner_texts() == moved
