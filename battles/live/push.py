@@ -26,9 +26,11 @@ phone where cards were moved (a draft in its session) fetches instead
 
 from __future__ import annotations
 
+import base64
 import itertools
+import os
 import re
-import secrets
+import threading
 from collections.abc import Callable
 
 from battles.identity import Viewer
@@ -45,12 +47,42 @@ TAP_PLACEHOLDER = "live-tap-placeholder"
 _TAP = re.compile(re.escape(TAP_PLACEHOLDER))
 
 
+# The system's randomness, drawn a few kilobytes at a time. Each draw lets go
+# of the interpreter's lock, which a busy server gives back late (up to its
+# switch interval, 5 ms): on the event loop, every stream waits meanwhile.
+# An action with a spectator drew six times (the tap's answer, each
+# viewpoint's render, each stream's message); now a render draws none (its
+# keys are placeholders) and the others one draw in 341.
+_DRAW_BYTES = 4096
+_KEY_BYTES = 12
+_drawn = threading.Lock()
+_pool = memoryview(b"")
+
+
+def _forget_pool() -> None:
+    global _drawn, _pool
+    _drawn = threading.Lock()  # not held by a thread the child does not have
+    _pool = memoryview(b"")
+
+
+os.register_at_fork(after_in_child=_forget_pool)  # a child never repeats a key
+
+
+def _random_prefix() -> str:
+    """16 characters of URL-safe base64 from the system's randomness (as
+    ``secrets.token_urlsafe(12)``), each drawn once."""
+    global _pool
+    with _drawn:
+        if len(_pool) < _KEY_BYTES:
+            _pool = memoryview(os.urandom(_DRAW_BYTES))
+        taken, _pool = _pool[:_KEY_BYTES], _pool[_KEY_BYTES:]
+    return base64.urlsafe_b64encode(taken).decode("ascii")
+
+
 def tap_keys() -> Callable[[], str]:
     """Idempotency keys for one render's buttons (a double tap applies once),
-    each a new one: one random draw per render, then a count. Each draw of
-    the system's randomness lets go of the interpreter's lock, which a busy
-    server gives back late: once per render, not once per button."""
-    prefix = secrets.token_urlsafe(12)
+    each a new one: one random prefix per render, then a count."""
+    prefix = _random_prefix()
     count = itertools.count()
     return lambda: f"{prefix}{next(count):x}"
 

@@ -61,6 +61,7 @@ def build_board(
     refused: str = "",
     added: Sequence[Any] = (),
     posted: Mapping[str, str] | None = None,
+    tap: Any = None,
 ) -> dict[str, Any]:
     """The board of ``game`` as ``viewer`` may see it, as a template context:
     a pure assembly of the state and ``read`` (``battles.services.boards.
@@ -77,7 +78,8 @@ def build_board(
     ``refused``: the type of a refused tap (its tool opens with the message).
     ``added``: the events this phone's tap just appended (with ``since``).
     ``posted``: the refused tap's fields, which its form shows again (a
-    shot's distance is not typed twice).
+    shot's distance is not typed twice). ``tap``: what the forms' tap keys
+    are (a shared render's placeholder); by default, fresh ones.
     """
     state = game.state
     offers = Offers(state, side)
@@ -115,7 +117,7 @@ def build_board(
         # changed: their forms post the version the board shows (live.js).
         **_parts_changed(game, viewer, before, piles, private_to),
         **_log_part(state, read, private_to, since),
-        "tap": tap_keys(),
+        "tap": tap_keys() if tap is None else tap,
         "act_url": reverse("game_act", args=[game.public_id]),
         "error": error,
         "error_field": error_field,

@@ -57,9 +57,15 @@ def render_changes(
             # starts from; a phone whose own draft differs fetches (live.js).
             draft = services.opening_draft(game, side) if side else None
             context = build_board(
-                game, viewpoint, read, side=side, since=base, before=before, draft=draft
+                game,
+                viewpoint,
+                read,
+                side=side,
+                since=base,
+                before=before,
+                draft=draft,
+                tap=TAP_PLACEHOLDER,
             )
-            context["tap"] = TAP_PLACEHOLDER
             pages[viewpoint] = render_to_string(ANSWER_TEMPLATE, context)
     return pages
 
