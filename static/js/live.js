@@ -160,6 +160,119 @@
     htmx.swap(target, html, { swapStyle: style, swapDelay: 0, settleDelay: 0 });
   }
 
+  // --- a tool at the table kept open across news ------------------------------------
+  // The tools (a test, a scatter, a lasting effect) are offered to a side at
+  // any time, the other side's turn included; the news of the other phone's
+  // taps replaces the panel, whose tools come closed. A tool open on this
+  // phone stays open: what it shows is kept (what was chosen or typed in it
+  // too) while its form is fetched again for the game as it is now (a form
+  // posts the version it was built for: the server refuses an older one),
+  // and what was chosen or typed is put back where the new form still
+  // offers it. Nothing is asked while no tool is open.
+  function swapNews(html, target, style) {
+    var panel = document.getElementById("game-panel");
+    var open = panel ? Array.prototype.slice.call(panel.querySelectorAll("details.table-tool[open]")) : [];
+    swapIn(html, target, style);
+    open.forEach(keepOpen);
+  }
+
+  function keepOpen(old) {
+    var tool = document.getElementById(old.id);
+    var body = tool && tool.querySelector(".tool-body");
+    var url = tool && tool.getAttribute("hx-get");
+    if (!body || tool === old || tool.open || !url) return; // gone, kept, or sent open
+    // Its body is fetched here, not by htmx when it is opened (the toggle).
+    tool.removeAttribute("hx-get");
+    tool.removeAttribute("hx-trigger");
+    tool.removeAttribute("hx-target");
+    var kept = old.querySelector(".tool-body");
+    if (kept) body.replaceWith(kept);
+    tool.setAttribute("data-kept-open", "");
+    tool.open = true;
+    fetch(url, { credentials: "same-origin", cache: "no-store", headers: { "HX-Request": "true" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.text();
+      })
+      .then(function (html) {
+        var shown = tool.querySelector(".tool-body");
+        if (!shown || !document.body.contains(tool)) return; // replaced meanwhile
+        var typed = shown.querySelector("form");
+        var values = typed ? filledIn(typed) : [];
+        var fresh = document.createElement("div");
+        fresh.className = "tool-body";
+        fresh.innerHTML = html;
+        var form = fresh.querySelector("form");
+        if (form) putBack(form, values);
+        var active = document.activeElement;
+        var activeName = active && shown.contains(active) ? active.name : "";
+        shown.replaceWith(fresh);
+        htmx.process(fresh);
+        var again = activeName && form && form.elements.namedItem(activeName);
+        if (again && again.focus) again.focus({ preventScroll: true });
+      })
+      .catch(function () {
+        // Its form, as it was, stays: a tap on it is refused as stale and
+        // answered with the tool open on the game as it is now.
+      });
+  }
+
+  // A whole board swapped by htmx has its tools processed already: the
+  // toggle of one kept open is not theirs to answer with a fetch.
+  document.addEventListener(
+    "toggle",
+    function (event) {
+      var tool = event.target;
+      if (!tool.hasAttribute || !tool.hasAttribute("data-kept-open")) return;
+      tool.removeAttribute("data-kept-open");
+      event.stopPropagation();
+    },
+    true
+  );
+
+  // What was chosen or typed in a form's own fields (not the hidden ones).
+  function filledIn(form) {
+    var values = [];
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name || /^(hidden|submit|button|reset|file)$/.test(field.type)) return;
+      values.push({ name: field.name, value: field.value, checked: field.checked, checkable: /^(checkbox|radio)$/.test(field.type) });
+    });
+    return values;
+  }
+
+  function putBack(form, values) {
+    var seen = {};
+    Array.prototype.forEach.call(form.elements, function (field) {
+      if (!field.name || /^(hidden|submit|button|reset|file)$/.test(field.type)) return;
+      var same = values.filter(function (saved) {
+        return saved.name === field.name;
+      });
+      if (!same.length) return;
+      if (/^(checkbox|radio)$/.test(field.type)) {
+        field.checked = same.some(function (saved) {
+          return saved.value === field.value && saved.checked;
+        });
+        return;
+      }
+      // The n-th field of a name takes the n-th value; a choice no longer
+      // offered (a fighter gone) is not forced on the new form.
+      var index = seen[field.name] || 0;
+      seen[field.name] = index + 1;
+      var saved = same.filter(function (entry) {
+        return !entry.checkable;
+      })[index];
+      if (!saved) return;
+      if (field.tagName === "SELECT") {
+        var offered = Array.prototype.some.call(field.options, function (option) {
+          return option.value === saved.value;
+        });
+        if (offered) field.value = saved.value;
+        return;
+      }
+      field.value = saved.value;
+    });
+  }
+
   // --- a tap's answer swapped in plain DOM ------------------------------------------
   // An answer is the panel, then parts out of band: each replacing the
   // element of its id ("true"), or its content ("innerHTML"), and the new log
@@ -466,7 +579,7 @@
         return response.text().then(function (html) {
           if (fetching !== controller) return; // dropped meanwhile
           fetching = null;
-          swapIn(
+          swapNews(
             html,
             response.headers.get("HX-Retarget") || "#board",
             response.headers.get("HX-Reswap") || "innerHTML"
@@ -504,7 +617,7 @@
       return;
     }
     if (version > wanted) wanted = version;
-    swapIn(event.data.slice(cut + 1), "#game-panel", "outerHTML");
+    swapNews(event.data.slice(cut + 1), "#game-panel", "outerHTML");
     if (shownVersion() >= version) caughtUp(version);
     else want(version);
   }
