@@ -723,12 +723,12 @@ def main() -> None:
             threads = {
                 p: r["cpu"][p] / actions * 1000 for p in ("workers", "look", "loop")
             }
-            threads["rest"] = rest = r["cpu_ms"] - sum(threads.values())
+            threads["rest"] = r["cpu_ms"] - sum(threads.values())
             print(
                 f"   server CPU ms/action by thread: request workers "
                 f"{threads['workers']:.1f} · live look (pushes' renders) "
                 f"{threads['look']:.1f} · event loop {threads['loop']:.1f} · "
-                f"rest {rest:.1f}"
+                f"rest {threads['rest']:.1f}"
             )
             r["threads"] = threads
             if r["errors"]:
