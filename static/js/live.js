@@ -249,9 +249,12 @@
       });
       if (!same.length) return;
       if (/^(checkbox|radio)$/.test(field.type)) {
-        field.checked = same.some(function (saved) {
+        var chosen = same.some(function (saved) {
           return saved.value === field.value && saved.checked;
         });
+        // A radio chosen unchecks the others; one left alone keeps the
+        // new form's choice when the one made is no longer offered.
+        if (field.type === "checkbox" || chosen) field.checked = chosen;
         return;
       }
       // The n-th field of a name takes the n-th value; a choice no longer
