@@ -17,10 +17,10 @@ pytestmark = pytest.mark.browser
 LIVE_MS = 5000
 
 
-def test_a_test_being_set_up_on_the_idle_phone_survives_the_other_phones_draw(
-    site, phones
-):
-    problems: PageProblems = phones["problems"]
+def _at_a_draw(site, phones, seen: list[str]) -> tuple:
+    """A two-phone game at a side's first activation draw, both phones open
+    and live: (the drawer's phone, the idle phone, the version shown). Every
+    URL the idle phone requests goes into ``seen``."""
     base = site["base"]
     game = shell_json(
         "from tests.support.live_setup import setup_game; setup_game()", site["env"]
@@ -34,26 +34,31 @@ def test_a_test_being_set_up_on_the_idle_phone_survives_the_other_phones_draw(
     drawing = ready["speaker"]
     idle_side = "b" if drawing == "a" else "a"
     drawer, idle = phones[drawing], phones[idle_side]
-    tool_fetches: list[str] = []
-    idle.on(
-        "request",
-        lambda request: (
-            tool_fetches.append(request.url) if "/tools/" in request.url else None
-        ),
-    )
+    idle.on("request", lambda request: seen.append(request.url))
     for side, page in ((drawing, drawer), (idle_side, idle)):
         hold_session(page, base, game["sessions"][side])
         page.goto(f"{base}/games/{public_id}/")
         page.locator("#live-status[data-state='live']").wait_for(timeout=LIVE_MS)
         page.evaluate("window.notReloaded = true")
-    shown = board_version(idle)
-    assert shown == ready["version"]
+    assert board_version(idle) == ready["version"]
+    return drawer, idle, ready["version"]
+
+
+def test_a_test_being_set_up_on_the_idle_phone_survives_the_other_phones_draw(
+    site, phones
+):
+    problems: PageProblems = phones["problems"]
+    requests: list[str] = []
+    drawer, idle, shown = _at_a_draw(site, phones, requests)
+
+    def tool_fetches() -> list[str]:
+        return [url for url in requests if "/tools/" in url]
 
     # The idle player opens "Roll a test" and fills it in; nothing is focused.
     tool = idle.locator("#table-test")
     tool.locator("summary").click()
     idle.locator("#test-characteristic").wait_for()
-    assert len(tool_fetches) == 1
+    assert len(tool_fetches()) == 1
     codes = idle.locator("#test-characteristic option").evaluate_all(
         "options => options.map(o => o.value)"
     )
@@ -78,7 +83,7 @@ def test_a_test_being_set_up_on_the_idle_phone_survives_the_other_phones_draw(
     assert idle.locator("#test-label").input_value() == "Banner rally"
     assert idle.locator("#test-difficulty").input_value() == "7"
     assert idle.locator("#test-dice").input_value() == "1"  # the form's own default
-    assert len(tool_fetches) == 2  # one fetch per news while a tool is open
+    assert len(tool_fetches()) == 2  # one fetch per news while a tool is open
     assert idle.locator("#table-test").count() == 1
     assert idle.evaluate("window.notReloaded") is True
     shot(idle, "tools", "idle-tool-kept-open")
@@ -95,7 +100,7 @@ def test_a_test_being_set_up_on_the_idle_phone_survives_the_other_phones_draw(
     assert tool.get_attribute("open") is not None
     assert idle.locator("#test-label").input_value() == "Banner rally"
     assert idle.locator("#test-characteristic").input_value() == chosen
-    assert len(tool_fetches) == 3
+    assert len(tool_fetches()) == 3
     assert idle.evaluate("window.notReloaded") is True
 
     # The test asked for is the one filled in, on the game as it is now:
@@ -104,35 +109,18 @@ def test_a_test_being_set_up_on_the_idle_phone_survives_the_other_phones_draw(
     panel = idle.locator("#game-panel")
     panel.get_by_text("Banner rally").first.wait_for(timeout=LIVE_MS)
     assert "The game moved on" not in panel.inner_text()
-    assert f"{chosen}" in panel.inner_text()
+    assert chosen in panel.inner_text()
     shot(idle, "tools", "idle-test-asked")
     assert problems.items == [], "\n".join(problems.items)
 
 
 def test_no_tool_open_means_no_fetch_when_news_comes(site, phones):
     problems: PageProblems = phones["problems"]
-    base = site["base"]
-    game = shell_json(
-        "from tests.support.live_setup import setup_game; setup_game()", site["env"]
-    )
-    public_id = game["public_id"]
-    ready = shell_json(
-        f"from tests.support.live_setup import play_until_draw; "
-        f"play_until_draw({public_id!r})",
-        site["env"],
-    )
-    drawing = ready["speaker"]
-    idle_side = "b" if drawing == "a" else "a"
-    drawer, idle = phones[drawing], phones[idle_side]
     requests: list[str] = []
-    idle.on("request", lambda request: requests.append(request.url))
-    for side, page in ((drawing, drawer), (idle_side, idle)):
-        hold_session(page, base, game["sessions"][side])
-        page.goto(f"{base}/games/{public_id}/")
-        page.locator("#live-status[data-state='live']").wait_for(timeout=LIVE_MS)
+    drawer, idle, shown = _at_a_draw(site, phones, requests)
     requests.clear()
     drawer.locator("form button[name='action']").first.click()
-    wait_for_version(idle, ready["version"] + 1, LIVE_MS)
+    wait_for_version(idle, shown + 1, LIVE_MS)
     # The push alone: no tool fetched, no board fetched, the tools closed.
     assert requests == []
     assert idle.locator("details.table-tool[open]").count() == 0
