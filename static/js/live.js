@@ -189,7 +189,7 @@
     if (kept) body.replaceWith(kept);
     tool.setAttribute("data-kept-open", "");
     tool.open = true;
-    fetch(url, { credentials: "same-origin", cache: "no-store", headers: { "HX-Request": "true" } })
+    fetch(url, fragmentRequest())
       .then(function (response) {
         if (!response.ok) throw new Error("HTTP " + response.status);
         return response.text();
@@ -230,11 +230,23 @@
     true
   );
 
-  // What was chosen or typed in a form's own fields (not the hidden ones).
+  // A board fragment asked for outside htmx: fresh, and answered as to htmx.
+  function fragmentRequest(signal) {
+    var options = { credentials: "same-origin", cache: "no-store", headers: { "HX-Request": "true" } };
+    if (signal) options.signal = signal;
+    return options;
+  }
+
+  // A field the player fills in (not a hidden one, not a button).
+  function ownField(field) {
+    return field.name && !/^(hidden|submit|button|reset|file)$/.test(field.type);
+  }
+
+  // What was chosen or typed in a form's own fields.
   function filledIn(form) {
     var values = [];
     Array.prototype.forEach.call(form.elements, function (field) {
-      if (!field.name || /^(hidden|submit|button|reset|file)$/.test(field.type)) return;
+      if (!ownField(field)) return;
       values.push({ name: field.name, value: field.value, checked: field.checked, checkable: /^(checkbox|radio)$/.test(field.type) });
     });
     return values;
@@ -243,7 +255,7 @@
   function putBack(form, values) {
     var seen = {};
     Array.prototype.forEach.call(form.elements, function (field) {
-      if (!field.name || /^(hidden|submit|button|reset|file)$/.test(field.type)) return;
+      if (!ownField(field)) return;
       var same = values.filter(function (saved) {
         return saved.name === field.name;
       });
@@ -571,12 +583,7 @@
     // "since": the server answers with what changed only when it can (the
     // panel, the rest out of band), else with the whole board.
     var url = board.dataset.boardUrl + "?since=" + shownVersion();
-    fetch(url, {
-      credentials: "same-origin",
-      cache: "no-store",
-      headers: { "HX-Request": "true" },
-      signal: controller.signal,
-    })
+    fetch(url, fragmentRequest(controller.signal))
       .then(function (response) {
         if (!response.ok) throw new Error("HTTP " + response.status);
         return response.text().then(function (html) {
