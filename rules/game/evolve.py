@@ -209,7 +209,8 @@ def _effect_ended(state: State, payload: Mapping[str, Any]) -> None:
 
 
 def _nothing(state: State, payload: Mapping[str, Any]) -> None:
-    """An event that only logs a roll (a scatter, II-C-5)."""
+    """An event that only logs a roll (a scatter, II-C-5) or a test passed
+    without one."""
 
 
 def _turn_started(state: State, payload: Mapping[str, Any]) -> None:
@@ -314,6 +315,7 @@ EVOLVERS: dict[str, Callable[[State, Mapping[str, Any]], None]] = {
     "game_finished": _game_finished,
     "opposed_resolved": _assign("pending"),
     "scatter_rolled": _nothing,
+    "test_certain": _nothing,  # II-A-1: a pass-or-fail test the dice cannot miss
     "courage_certain": _fear_resisted,  # IX: a test the dice cannot miss
     "courage_spared": _nothing,  # IX: a test a passed one spares (fear_immunity)
     "effect_recorded": _effect_recorded,

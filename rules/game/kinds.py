@@ -176,6 +176,23 @@ class FighterChanged(TypedDict):
     house_ruling: NotRequired[str]
 
 
+class TestCertain(TypedDict):
+    """II-A-1: a Courage or rally test at the table that the dice cannot miss
+    (value + 1 >= difficulty), recorded as passed without a roll: the test
+    as it would have waited (``rules.game.table_rolls.check_pending``)."""
+
+    kind: str
+    purpose: str
+    side: Side
+    value: int
+    difficulty: int
+    dice: int
+    section: str
+    odds: str
+    roll: None
+    context: dict[str, Any]
+
+
 class CourageCertain(TypedDict):
     """IX: a Courage test the dice cannot miss, recorded without a roll."""
 
@@ -502,6 +519,7 @@ EVENT_KINDS: dict[str, type] = {
     "test_resolved": TestResolved,
     "opposed_resolved": OpposedResolved,
     "scatter_rolled": ScatterRolled,
+    "test_certain": TestCertain,
     "courage_certain": CourageCertain,
     "courage_spared": CourageSpared,
     "effect_recorded": EffectRecorded,

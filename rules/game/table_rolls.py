@@ -6,7 +6,8 @@
   characteristic (II-A-3 2, "test en opposition"), optionally several d6
   (II-A-2) and a circumstance modifier (II-A-4), and says what it is for. The
   test waits on the board with its exact odds; "roll", "reroll" and "keep"
-  then roll it from the game's dice (``rules.game.rolling``).
+  then roll it from the game's dice (``rules.game.rolling``). A Courage or
+  rally test the dice cannot miss is passed at once (``test_certain``).
 * A charge or an engagement against a fighter with PEUR offers the charger's
   Courage test, the difficulty being the fear value: chapter IX (fear) is not
   among the seeds, so this is the table's convention (``FEAR_CONVENTION``).
@@ -57,6 +58,12 @@ USES = ("courage", "rally", "spell", "miracle", "skill", "other")
 MAX_MODIFIER = 10
 MAX_LABEL = 60
 FEAR_CONVENTION = "IX"  # the fear chapter, not among the seeds: table convention
+# A Courage or a rally test only passes or fails: one the dice cannot miss
+# (II-A-1: a natural 1 is no failure, so the lowest final result is the value
+# + 1) is recorded as passed, without a roll. A test for anything else (a
+# spell, a skill...) is still rolled: its final result may count.
+PASS_OR_FAIL_USES = ("courage", "rally")
+CERTAIN = fraction_text(odds.ONE)
 
 
 def _label(command: Command) -> str:
@@ -216,23 +223,21 @@ def characteristic_test(batch: Batch, side: str, command: Command) -> None:
         return
     if command.get("difficulty") in (None, ""):
         raise IllegalAction(_("Give a difficulty, or an opposing fighter (II-A-3)."))
-    difficulty = command["difficulty"]
-    batch.emit(
-        "pending_set",
-        {
-            "pending": check_pending(
-                state,
-                side=side,
-                fighter=fighter_id,
-                characteristic=characteristic,
-                difficulty=difficulty,
-                modifier=modifier,
-                dice=count,
-                use=use,
-                label=label,
-            )
-        },
+    pending = check_pending(
+        state,
+        side=side,
+        fighter=fighter_id,
+        characteristic=characteristic,
+        difficulty=command["difficulty"],
+        modifier=modifier,
+        dice=count,
+        use=use,
+        label=label,
     )
+    if use in PASS_OR_FAIL_USES and pending["odds"] == CERTAIN:
+        batch.emit("test_certain", {**pending, "section": "II-A-1"})
+        return
+    batch.emit("pending_set", {"pending": pending})
 
 
 def offer_courage_test(batch: Batch, side: str, charger: str, targets: list) -> None:

@@ -73,6 +73,13 @@ def characteristic_test(client, game, fighter, characteristic, **data):
     )
 
 
+def st_value(game, fighter, code):
+    """A fighter's current value of ``code`` (II-A-4)."""
+    from rules.game import state as st
+
+    return st.value_of(game.state, fighter, code)
+
+
 def real_dice(game) -> None:
     """The players roll real dice from now on (faces are typed only then)."""
     Game.objects.filter(pk=game.pk).update(dice_mode="entered")
@@ -104,6 +111,80 @@ def test_a_player_tests_a_characteristic_and_both_phones_see_the_odds_and_result
     # The other phone sees the roll in its log.
     assert "Fireball" in board(phone_b, game)
     assert services.replayed_state(game) == game.state
+
+
+def test_a_courage_test_that_cannot_fail_is_passed_at_once_on_both_phones(
+    game, phone_a, phone_b
+):
+    """II-A-1: no natural 1 fails, so COU against COU + 1 passes on any die:
+    the tap records it, asks for no roll, and the other phone reads it."""
+    fighter = fighter_with(game, "a", "COU")
+    courage = st_value(game, fighter, "COU")
+    before = events(game)
+    response = characteristic_test(
+        phone_a, game, fighter, "COU", use="courage", difficulty=str(courage + 1)
+    )
+    page = response.content.decode()
+    assert response.status_code == 200
+    expected = (
+        f"{courage} against {courage + 1} cannot fail (its lowest final result"
+        f" is {courage + 1}): passed, no roll needed."
+    )
+    assert expected in page
+    assert 'name="type" value="roll"' not in page  # no roll asked
+    game.refresh_from_db()
+    assert game.state["pending"] is None
+    assert events(game) == before + 1
+    assert GameEvent.objects.filter(game=game, kind="test_certain").count() == 1
+    assert not GameEvent.objects.filter(game=game, kind="dice_drawn").exists()
+    assert expected in board(phone_b, game)
+    assert services.replayed_state(game) == game.state
+
+
+def test_a_modifier_that_makes_a_courage_test_certain_is_said_in_its_line(
+    game, phone_a, phone_b
+):
+    """The other side reads what made it certain: the modifier typed (II-A-4)."""
+    fighter = fighter_with(game, "a", "COU")
+    courage = st_value(game, fighter, "COU")
+    characteristic_test(
+        phone_a,
+        game,
+        fighter,
+        "COU",
+        use="courage",
+        difficulty=str(courage + 4),
+        modifier="3",
+    )
+    page = board(phone_b, game)
+    assert f"{courage + 3} against {courage + 4} cannot fail" in page
+    assert f"Current value {courage}, circumstance modifier 3 (II-A-4)." in page
+
+
+def test_a_spell_test_that_cannot_fail_is_still_rolled_and_says_so(game, phone_a):
+    """A spell's final result may count, so a certain one keeps its Roll; the
+    panel says what the roll changes (only the final result)."""
+    fighter = fighter_with(game, "a", "COU")
+    response = characteristic_test(
+        phone_a, game, fighter, "COU", use="spell", difficulty="1"
+    )
+    page = response.content.decode()
+    lowest = st_value(game, fighter, "COU") + 1
+    assert f"It cannot fail: a '1' gives {lowest} (II-A-1)." in page
+    assert "Roll it only if its final result counts." in page
+    assert 'name="type" value="roll"' in page
+    game.refresh_from_db()
+    assert game.state["pending"]["odds"] == "1/1"
+    act(phone_a, game, type="roll")
+    game.refresh_from_db()
+    while game.state["pending"]:  # a six: kept
+        act(phone_a, game, type="keep")
+        game.refresh_from_db()
+    courage = st_value(game, fighter, "COU")
+    page = characteristic_test(
+        phone_a, game, fighter, "COU", use="spell", difficulty=str(courage + 2)
+    ).content.decode()
+    assert "to succeed" in page and "cannot fail" not in page
 
 
 def test_an_opposed_test_is_answered_by_the_opponents_phone(game, phone_a, phone_b):

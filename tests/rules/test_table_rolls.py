@@ -201,6 +201,77 @@ def test_II_A_bad_input_changes_nothing():
     table.refuses("a", a_test("a2.1", characteristic="TIR", difficulty=7), "eliminated")
 
 
+def test_II_A_1_a_courage_test_the_dice_cannot_miss_is_passed_without_a_roll():
+    """II-A-1: "le test n'est alors pas un échec automatique" on a '1': COU 5
+    against 6 passes on any die (5 + 1 >= 6); a Courage test only passes or
+    fails, so nothing is rolled and no die is drawn (faces=[])."""
+    table = Table()
+    events = table.play(
+        "a", a_test(characteristic="COU", difficulty=6, use="courage"), faces=[]
+    )
+    (certain,) = [e for e in events if e["kind"] == "test_certain"]
+    assert certain["payload"]["value"] == 5
+    assert certain["payload"]["difficulty"] == 6
+    assert certain["payload"]["odds"] == "1/1"
+    assert certain["payload"]["section"] == "II-A-1"
+    assert certain["payload"]["context"]["fighter"] == "a1.1"
+    assert table.state["pending"] is None
+    assert replay(table.events) == table.state
+
+
+def test_II_A_1_a_rally_test_the_dice_cannot_miss_is_passed_without_a_roll():
+    table = Table()
+    events = table.play(
+        "a", a_test(characteristic="COU", difficulty=4, use="rally"), faces=[]
+    )
+    assert [e["kind"] for e in events] == ["test_certain"]
+
+
+def test_II_A_3_a_courage_test_the_dice_can_miss_waits_for_its_roll():
+    """COU 5 against 7: a '1' fails (5 + 1 < 7), so the roll is asked."""
+    table = Table()
+    table.play("a", a_test(characteristic="COU", difficulty=7, use="courage"))
+    assert table.state["pending"]["kind"] == "check"
+    assert Fraction(table.state["pending"]["odds"]) == Fraction(5, 6)
+
+
+def test_II_A_1_a_certain_test_for_a_spell_or_a_skill_is_still_rolled():
+    """A spell's or a skill's test may count by its final result (its effect:
+    X, XI are not among the seeds), so even a certain one waits for its roll."""
+    for use in ("spell", "miracle", "skill", "other"):
+        table = Table()
+        table.play("a", a_test(characteristic="DIS", difficulty=3, use=use))
+        assert table.state["pending"]["odds"] == "1/1", use
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    modifier=hs.integers(-10, 10),
+    difficulty=hs.integers(1, 30),
+    dice=hs.integers(1, 5),
+    use=hs.sampled_from(["courage", "rally"]),
+)
+def test_a_pass_or_fail_test_is_rolled_exactly_when_the_dice_can_miss(
+    modifier, difficulty, dice, use
+):
+    """No roll is asked that cannot change what follows, and none is skipped
+    that could: certain (P = 1) means recorded, anything less means waiting."""
+    table = Table()
+    command = a_test(
+        characteristic="COU",
+        difficulty=difficulty,
+        dice=dice,
+        modifier=modifier,
+        use=use,
+    )
+    events = table.play("a", command, faces=[])
+    certain = dice_test_success(5 + modifier, difficulty, dice) == 1
+    assert [e["kind"] for e in events] == (
+        ["test_certain"] if certain else ["pending_set"]
+    )
+    assert (table.state["pending"] is None) is certain
+
+
 def test_the_luck_counts_the_characteristic_tests():
     table = Table()
     table.play("a", a_test(characteristic="DIS", difficulty=9))

@@ -133,6 +133,10 @@ def pending_panel(state: Mapping[str, Any], pending: Mapping[str, Any]):
             difficulty=pending["difficulty"],
             odds=percent(pending["odds"]),
             faces_needed=pending.get("dice", 1),
+            # A test for a spell or a skill that cannot fail is still rolled
+            # (its final result may count): the panel says it cannot fail.
+            certain=Fraction(pending["odds"]) == 1,
+            lowest=pending["value"] + 1,
         )
         if roll:
             data["faces"] = {"": [f for t in roll["throws"] for f in t]}
@@ -369,6 +373,23 @@ def describe(
         ):
             text += " " + gettext("(Table convention: the fear value.)")
         return text, pending.get("section", "II-A-3")
+    if kind == "test_certain":
+        text = gettext(
+            "%(what)s: %(value)s against %(difficulty)s cannot fail (its lowest"
+            " final result is %(lowest)s): passed, no roll needed."
+        ) % {
+            "what": test_title(p, labels),
+            "value": p["value"],
+            "difficulty": p["difficulty"],
+            "lowest": p["value"] + 1,
+        }
+        context = p["context"]
+        if context.get("modifier"):  # what made it certain, for the other side
+            text += " " + gettext(
+                "Current value %(current)s, circumstance modifier %(modifier)s "
+                "(II-A-4)."
+            ) % {"current": context["current"], "modifier": context["modifier"]}
+        return text, p.get("section", "II-A-1")
     if kind == "opposed_resolved" and p.get("purpose") != "initiative":
         final_a, final_b = p["rounds"][-1]
         return (
