@@ -138,6 +138,10 @@ def test_a_courage_test_that_cannot_fail_is_passed_at_once_on_both_phones(
     assert GameEvent.objects.filter(game=game, kind="test_certain").count() == 1
     assert not GameEvent.objects.filter(game=game, kind="dice_drawn").exists()
     assert expected in board(phone_b, game)
+    # The log page reads it too, and the dice check has no roll to recompute.
+    log = phone_b.get(f"/games/{game.public_id}/log").content.decode()
+    assert expected in log
+    assert phone_b.get(f"/games/{game.public_id}/verify").status_code == 200
     assert services.replayed_state(game) == game.state
 
 
