@@ -74,6 +74,16 @@ def natural_result(faces: Sequence[int]) -> int:
     return sum(rolled)
 
 
+def lowest_final_result(value: int) -> int:
+    """The lowest final result a test of this value can give (II-A-1).
+
+    A natural '1' is the lowest natural result, and no automatic failure: the
+    final result is never below the value + 1. A test whose difficulty is at
+    most that cannot fail.
+    """
+    return _check_int("value", value) + 1
+
+
 def best_of(dice_faces: Sequence[Sequence[int]]) -> int:
     """The natural result kept when several d6 are rolled for one test (II-A-2).
 

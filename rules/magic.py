@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from rules.checks import lowest_final_result
 from rules.errors import _
 from rules.house import HouseRuling
 from rules.several_dice import MAX_TEST_DICE, dice_test_success
@@ -447,7 +448,7 @@ def power_odds(
     if dice > MAX_TEST_DICE:
         raise ValueError(f"A power test rolls at most {MAX_TEST_DICE} dice.")
     odds = dice_test_success(power, difficulty, dice)
-    if natural_one == "fails" and power + 1 >= difficulty:
+    if natural_one == "fails" and lowest_final_result(power) >= difficulty:
         odds -= Fraction(1, 6) ** dice
     return odds
 

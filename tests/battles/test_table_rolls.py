@@ -10,6 +10,7 @@ from django.test import Client
 
 from battles.models import Game, GameEvent
 from battles.services import games as services
+from rules.game import state as st
 from tests.support.cast import SPECTATOR, phone_of
 from tests.support.game_steps import act
 from tests.support.live import guests_game, seat
@@ -75,8 +76,6 @@ def characteristic_test(client, game, fighter, characteristic, **data):
 
 def st_value(game, fighter, code):
     """A fighter's current value of ``code`` (II-A-4)."""
-    from rules.game import state as st
-
     return st.value_of(game.state, fighter, code)
 
 

@@ -34,6 +34,15 @@ def test_II_A_1_natural_results_as_the_interface_shows_them():
     assert checks.natural_result([6]) == 6
 
 
+@given(st.integers(-10, 30))
+def test_II_A_1_the_lowest_final_result_is_the_value_plus_one_and_is_reached(value):
+    """A natural '1' is no failure: no roll goes below value + 1, one reaches it."""
+    lowest = checks.lowest_final_result(value)
+    assert lowest == value + 1
+    assert value + checks.natural_result([1]) == lowest
+    assert all(value + checks.natural_result([f]) >= lowest for f in range(1, 7))
+
+
 def test_II_A_2_rerolling_both_sixes_of_4d6_to_1_and_3_keeps_9():
     assert checks.best_of([[1], [4], [6, 1], [6, 3]]) == 9
 

@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _
 from battles.presenters.game.common import Panel, french, percent, percents
 from battles.presenters.game.common import labels as fighter_labels
 from battles.presenters.words import USE_WORDS, test_title
+from rules.checks import lowest_final_result
 from rules.game import choice_odds, who_decides
 from rules.game import state as st
 from rules.game.table_rolls import FEAR_CONVENTION, USES
@@ -136,7 +137,7 @@ def pending_panel(state: Mapping[str, Any], pending: Mapping[str, Any]):
             # A test for a spell or a skill that cannot fail is still rolled
             # (its final result may count): the panel says it cannot fail.
             certain=Fraction(pending["odds"]) == 1,
-            lowest=pending["value"] + 1,
+            lowest=lowest_final_result(pending["value"]),
         )
         if roll:
             data["faces"] = {"": [f for t in roll["throws"] for f in t]}
@@ -381,7 +382,7 @@ def describe(
             "what": test_title(p, labels),
             "value": p["value"],
             "difficulty": p["difficulty"],
-            "lowest": p["value"] + 1,
+            "lowest": lowest_final_result(p["value"]),
         }
         context = p["context"]
         if context.get("modifier"):  # what made it certain, for the other side
