@@ -157,15 +157,14 @@ def _describe(
     rulings: Mapping[str, str] | None = None,
 ) -> tuple[str, str] | None:
     """(text, section) for an event, or None for bookkeeping events."""
-    table_roll = table_rolls.describe(event, labels)  # tests, scatter, effects
-    if table_roll is not None:
-        return table_roll
-    wording = WORDING.get(event["kind"])
-    if wording is None:
-        return None
-    side = event.get("side")
     payload = event.get("payload") or {}
-    described = wording(payload, side_word(side) if side else "", labels)
+    described = table_rolls.describe(event, labels)  # tests, scatter, effects
+    if described is None:
+        wording = WORDING.get(event["kind"])
+        if wording is None:
+            return None
+        side = event.get("side")
+        described = wording(payload, side_word(side) if side else "", labels)
     note = ruling_note(payload, rulings)
     if described and described[0] and note:
         # A result a house ruling decided says so (rules.melee.HOUSE_RULINGS).

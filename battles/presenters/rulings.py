@@ -147,15 +147,6 @@ def ruling_note(
             % {"question": _(ruling.question), "value": value_word(value)}
         )
     return "; ".join(notes)
-    name = event_payload.get("house_ruling")
-    ruling = melee.HOUSE_RULINGS.get(name) if name else None
-    if ruling is None:
-        return ""
-    value = (chosen or {}).get(name, ruling.default)
-    return _("house ruling: %(question)s %(value)s") % {
-        "question": _(ruling.question),
-        "value": value_word(value),
-    }
 
 
 def conventions() -> list[dict[str, Any]]:

@@ -208,9 +208,16 @@ def _effect_ended(state: State, payload: Mapping[str, Any]) -> None:
     state["effects"] = [e for e in effects if e["id"] != payload["id"]]
 
 
+def _test_certain(state: State, payload: Mapping[str, Any]) -> None:
+    """II-A-1: a pass-or-fail test the dice cannot miss, passed without a
+    roll. Nothing waits after it (a spell's counter window, answered, is
+    over; a test at the table was set up with nothing waiting)."""
+    state["pending"] = None
+
+
 def _nothing(state: State, payload: Mapping[str, Any]) -> None:
-    """An event that only logs a roll (a scatter, II-C-5) or a test passed
-    without one."""
+    """An event that only logs: a scatter's roll (II-C-5), a Courage test
+    spared (IX)."""
 
 
 def _turn_started(state: State, payload: Mapping[str, Any]) -> None:
@@ -315,7 +322,7 @@ EVOLVERS: dict[str, Callable[[State, Mapping[str, Any]], None]] = {
     "game_finished": _game_finished,
     "opposed_resolved": _assign("pending"),
     "scatter_rolled": _nothing,
-    "test_certain": _nothing,  # II-A-1: a pass-or-fail test the dice cannot miss
+    "test_certain": _test_certain,
     "courage_certain": _fear_resisted,  # IX: a test the dice cannot miss
     "courage_spared": _nothing,  # IX: a test a passed one spares (fear_immunity)
     "effect_recorded": _effect_recorded,

@@ -177,9 +177,12 @@ class FighterChanged(TypedDict):
 
 
 class TestCertain(TypedDict):
-    """II-A-1: a Courage or rally test at the table that the dice cannot miss
-    (value + 1 >= difficulty), recorded as passed without a roll: the test
-    as it would have waited (``rules.game.table_rolls.check_pending``)."""
+    """II-A-1: a Courage or rally test at the table, or a spell's power test
+    or a miracle's test from the list, that the dice cannot miss (value + 1
+    >= difficulty; for a spell or a miracle, under the ``natural_one``
+    ruling, named in ``house_ruling``), recorded as passed without a roll:
+    the test as it would have waited (``rules.game.table_rolls.
+    check_pending``)."""
 
     kind: str
     purpose: str
@@ -191,6 +194,7 @@ class TestCertain(TypedDict):
     odds: str
     roll: None
     context: dict[str, Any]
+    house_ruling: NotRequired[str]
 
 
 class CourageCertain(TypedDict):

@@ -12,7 +12,9 @@ house rulings for the rest. Here they are commands:
   are paid at once (§3.3, HR-M3); then the adversary's magicians able to pay
   the opposed gems are asked (``pending`` of kind ``"counter"``, §3.4,
   HR-M4), then the power test (best of ``power_dice`` dice + current POU,
-  §3.5-6) waits to be rolled like any test (``"check"``).
+  §3.5-6) waits to be rolled like any test (``"check"``), unless the dice
+  cannot miss it (II-A-1 under the ``natural_one`` ruling): it is then
+  passed at once (``test_certain``), since only its pass counts (§3.7).
 * ``{"type": "counter", "fighter", "pay": bool}``: the adversary's answer. A
   countered spell has no effect; its caster's gems stay spent (§3.4 [read]).
 * ``{"type": "call", "fighter", "miracle", "fervour"}``: a faithful calls a
@@ -55,7 +57,7 @@ from rules.game.common import (
     require_phase,
 )
 from rules.game.follows import follows
-from rules.game.table_rolls import check_pending
+from rules.game.table_rolls import check_pending, wait_or_pass
 from rules.melee import ability
 
 TURN_PLACE = 50  # its commands' place in legal_actions (X, XI)
@@ -603,7 +605,10 @@ def _power_test(batch: Batch, side: str, context: Mapping[str, Any]) -> None:
         section=SECTION_SPELL,
         extra={"cast": dict(cast_)},
     )
-    batch.emit("pending_set", {"pending": _with_ruled_odds(batch.state, pending)})
+    # A power test the dice cannot miss under the natural 1 ruling passes at
+    # once: its effect follows a pass (§3.6-7), the final result counts for
+    # nothing.
+    wait_or_pass(batch, _with_ruled_odds(batch.state, pending), "natural_one")
 
 
 def counter(batch: Batch, side: str, command: Command) -> None:
@@ -807,7 +812,7 @@ def call(batch: Batch, side: str, command: Command) -> None:
             }
         },
     )
-    batch.emit("pending_set", {"pending": _with_ruled_odds(batch.state, pending)})
+    wait_or_pass(batch, _with_ruled_odds(batch.state, pending), "natural_one")
 
 
 # --- after the test (called by rules.game.table_rolls) ------------------------

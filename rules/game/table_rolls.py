@@ -7,7 +7,8 @@
   (II-A-2) and a circumstance modifier (II-A-4), and says what it is for. The
   test waits on the board with its exact odds; "roll", "reroll" and "keep"
   then roll it from the game's dice (``rules.game.rolling``). A Courage or
-  rally test the dice cannot miss is passed at once (``test_certain``).
+  rally test the dice cannot miss is passed at once (``wait_or_pass``:
+  ``test_certain``), as is a spell's or a miracle's from the list.
 * A charge or an engagement against a fighter with PEUR offers the charger's
   Courage test, the difficulty being the fear value: chapter IX (fear) is not
   among the seeds, so this is the table's convention (``FEAR_CONVENTION``).
@@ -60,8 +61,11 @@ MAX_LABEL = 60
 FEAR_CONVENTION = "IX"  # the fear chapter, not among the seeds: table convention
 # A Courage or a rally test only passes or fails: one the dice cannot miss
 # (II-A-1: a natural 1 is no failure, so the lowest final result is the value
-# + 1) is recorded as passed, without a roll. A test for anything else (a
-# spell, a skill...) is still rolled: its final result may count.
+# + 1) is recorded as passed, without a roll; so is a spell's power test or a
+# miracle's test from the list (``rules.game.magic_phase``: its effect follows
+# a pass, rules-data §3.6-7, §4.5). A test typed at the table for anything
+# else (a skill, a spell not on the list...) is still rolled: the app does
+# not know what its final result is for.
 PASS_OR_FAIL_USES = ("courage", "rally")
 CERTAIN = fraction_text(odds.ONE)
 
@@ -234,10 +238,30 @@ def characteristic_test(batch: Batch, side: str, command: Command) -> None:
         use=use,
         label=label,
     )
-    if use in PASS_OR_FAIL_USES and pending["odds"] == CERTAIN:
-        batch.emit("test_certain", {**pending, "section": "II-A-1"})
+    if use in PASS_OR_FAIL_USES:
+        wait_or_pass(batch, pending)
+    else:
+        batch.emit("pending_set", {"pending": pending})
+
+
+def wait_or_pass(
+    batch: Batch, pending: Mapping[str, Any], house_ruling: str = ""
+) -> None:
+    """Set a test that only passes or fails waiting to be rolled; or, when
+    its odds (as the caller ruled them) say the dice cannot miss it, record
+    it passed at once (II-A-1, ``test_certain``) and go on as a pass would:
+    a roll that could change nothing is not asked for. ``house_ruling``: the
+    ruling that let it be certain, named on its line."""
+    if pending["odds"] != CERTAIN:
+        batch.emit("pending_set", {"pending": pending})
         return
-    batch.emit("pending_set", {"pending": pending})
+    certain = {**pending, "section": "II-A-1"}
+    if house_ruling:
+        certain["house_ruling"] = house_ruling
+    batch.emit("test_certain", certain)
+    context = pending["context"]
+    if context.get("cast") or context.get("call"):  # a spell or miracle (X, XI)
+        then("mystic_finished")(batch, context, True)
 
 
 def offer_courage_test(batch: Batch, side: str, charger: str, targets: list) -> None:
@@ -418,6 +442,7 @@ __all__ = [
     "decide_check",
     "offer_courage_test",
     "opposed_finished",
+    "wait_or_pass",
     "roll_check",
     "scatter",
 ]

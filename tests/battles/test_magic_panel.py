@@ -209,3 +209,73 @@ def test_the_game_page_lists_the_rulings_and_conventions_of_magic(
     assert "Are a spell's gems lost when its power test fails?" in body
     assert "Also left open by the sources, and played one way only:" in body
     assert "What is rolled to call a miracle?" in body
+
+
+def test_a_spell_the_dice_cannot_miss_passes_without_a_roll_on_both_phones(
+    magic_game, owner_client, opponent_client
+):
+    """POU 4 against Brume's 5: a '1' gives 5 (II-A-1, the ``natural_one``
+    ruling's default). Its effect follows a pass (§3.7): once the counter is
+    declined, it is passed, with no Roll asked, and its line names the
+    ruling that made it certain."""
+    from battles.models import GameEvent
+    from battles.services import games as services
+
+    game = until_active(magic_game, WOLFEN_MAGICIAN)
+    response = act(
+        opponent_client,
+        game,
+        type="cast",
+        side="b",
+        fighter=WOLFEN_MAGICIAN,
+        spell="Brume",
+    )
+    assert response.status_code == 200
+    game.refresh_from_db()
+    if game.state["pending"]:  # the Griffons' mage may counter it first
+        assert game.state["pending"]["kind"] == "counter"
+        answer = act(
+            owner_client,
+            game,
+            type="counter",
+            side="a",
+            fighter=GRIFFON_MAGE,
+            pay="0",
+        )
+        assert answer.status_code == 200
+    game.refresh_from_db()
+    assert game.state["pending"] is None
+    certain = GameEvent.objects.get(game=game, kind="test_certain")
+    assert certain.payload["context"]["cast"]["spell"] == "Brume"
+    assert not GameEvent.objects.filter(
+        game=game, kind="dice_drawn", action__gte=certain.action
+    ).exists()
+    line = "4 against 5 cannot fail (its lowest final result is 5): passed, no roll"
+    ruling = "house ruling: Does a natural 1 fail a power or faith test?"
+    for client in (owner_client, opponent_client):
+        body = page(client, game)
+        assert line in body and ruling in body
+    caster = page(opponent_client, game)
+    assert 'name="type" value="roll"' not in caster
+    assert game.state["casts"][WOLFEN_MAGICIAN]["Brume"] == 1
+    assert services.replayed_state(game) == game.state
+
+
+def test_a_miracle_the_dice_cannot_miss_passes_without_a_roll(magic_game, owner_client):
+    """FOI 4 against "x + 4" with a fervour of 1 (HR-F2's default test)."""
+    game = until_active(magic_game, GRIFFON_FAITHFUL)
+    response = act(
+        owner_client,
+        game,
+        type="call",
+        side="a",
+        fighter=GRIFFON_FAITHFUL,
+        miracle="Bénédiction",
+        fervour="1",
+    )
+    body = html.unescape(response.content.decode())
+    assert "4 against 5 cannot fail" in body
+    assert 'name="type" value="roll"' not in body
+    game.refresh_from_db()
+    assert game.state["pending"] is None
+    assert game.state["fighters"][GRIFFON_FAITHFUL]["faith"] == 3

@@ -165,8 +165,10 @@ def test_a_modifier_that_makes_a_courage_test_certain_is_said_in_its_line(
 
 
 def test_a_spell_test_that_cannot_fail_is_still_rolled_and_says_so(game, phone_a):
-    """A spell's final result may count, so a certain one keeps its Roll; the
-    panel says what the roll changes (only the final result)."""
+    """A spell's test typed at the table (not cast from the list, whose
+    certain test is passed at once: test_magic_panel) keeps its Roll, what
+    the players use its final result for is theirs; the panel says what the
+    roll changes (only the final result)."""
     fighter = fighter_with(game, "a", "COU")
     response = characteristic_test(
         phone_a, game, fighter, "COU", use="spell", difficulty="1"

@@ -81,24 +81,25 @@ def test_spells_and_miracles_on_two_phones(phones, live_server):
     shot(a, "magic", "1-miracle-a")
     miracle.locator("select[name=target]").select_option(GRIFFON_MAGE)
     taps["miracle"] += 2  # open the list, pick the target
-    # Fervour 1: difficulty 1 + 4 against FOI 4, a certain success.
+    # Fervour 1: difficulty 1 + 4 against FOI 4, a certain success: it is
+    # passed at once (II-A-1), no Roll asked, and the panel says so first.
     assert "100.0" in miracle.get_by_role("button").first.inner_text()
     _tap(a, miracle.get_by_role("button").first, taps, "miracle")
     game.refresh_from_db()
     assert game.state["fighters"][GRIFFON_FAITHFUL]["faith"] == 3
-    assert game.state["pending"]["context"]["call"]["fervour"] == 1
+    assert game.state["pending"] is None
+    latest = _panel(a).locator(".latest").inner_text()
+    assert "4 against 5 cannot fail" in latest and "no roll needed" in latest
+    assert _panel(a).get_by_role("button", name="Roll").count() == 0
     shot(a, "magic", "2-faith-test-a")
-    _tap(a, _panel(a).get_by_role("button", name="Roll").first, taps, "miracle")
-    game.refresh_from_db()
-    while game.state["pending"]:  # a six to keep
-        _tap(a, _panel(a).get_by_role("button", name="Keep").first, taps, "miracle")
-        game.refresh_from_db()
+    assert taps["miracle"] == 3  # open the list, pick the target, call
     assert "calls Bénédiction with fervour 1" in a.locator(".log").inner_text()
     # Its lasting effect is shown on both phones, until the end of the round.
     assert [e["name"] for e in game.state["effects"]] == ["Bénédiction"]
     _follow(b, game)
     for page in (a, b):
         assert "Bénédiction" in page.locator(".table-effects").inner_text()
+    assert "4 against 5 cannot fail" in b.locator(".log").inner_text()
     shot(b, "magic", "2-miracle-effect-b")
 
     # 2. The Guerrier-mage casts Boule de feu on a Repenti with one extra gem.

@@ -71,13 +71,13 @@ def test_a_magician_with_no_known_spell_casts_by_entering_gems_and_difficulty():
     entries = [e for e in legal_actions(table.state, "a") if e["type"] == "cast"]
     assert entries == [{"type": "cast", "fighter": "a1.1"}]
     table.refuses("a", cast(spell=""), "Name the spell")
-    table.refuses("a", cast(spell="Éclair", difficulty=6), "unknown")
+    table.refuses("a", cast(spell="Éclair", difficulty=8), "unknown")
     table.refuses("a", cast(spell="Éclair", cost={"fire": 1}), "difficulty")
-    command = cast(spell="Éclair", cost={"fire": 1, "air": 1}, difficulty=6)
+    command = cast(spell="Éclair", cost={"fire": 1, "air": 1}, difficulty=8)
     assert is_listed(table.state, "a", command)
     events = table.play("a", command)
     payload = events[0]["payload"]
-    assert payload["spell"] == "Éclair" and payload["difficulty"] == 6
+    assert payload["spell"] == "Éclair" and payload["difficulty"] == 8
     assert gems(table, "a1.1") == {"fire": 2, "light": 1}
     # The old single mana number is not the way for a reserve in gems.
     table.play("b", {"type": "counter", "fighter": "b1.1", "pay": False})

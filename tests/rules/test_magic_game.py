@@ -127,9 +127,10 @@ def test_nobody_is_asked_when_no_adversary_can_counter():
     table.play("b", {"type": "set_mystic", "fighter": "b1.1", "gems": {"air": 1}})
     events = table.play("a", cast(spell="Aura de lumière", target="a2.1"))
     # Light is countered by darkness only, and the neutral gem by any gem:
-    # an air gem is not enough.
-    assert kinds(events) == ["spell_cast", "pending_set"]
-    assert table.state["pending"]["kind"] == "check"
+    # an air gem is not enough. (POU 5 against 6 cannot fail: no roll either.)
+    assert kinds(events)[:2] == ["spell_cast", "test_certain"]
+    assert "pending_set" not in kinds(events)
+    assert table.state["pending"] is None
     assert waiting_for(table.state) == {"a"}
 
 
@@ -150,8 +151,8 @@ def test_a_successful_spell_with_a_duration_is_a_lasting_effect():
     """ "Effect. Register its duration (§1)." """
     table = magic_table()
     table.play("b", {"type": "set_mystic", "fighter": "b1.1", "gems": {}})
+    # POU 5 against 6: a '1' gives 6, so no roll is asked (II-A-1).
     table.play("a", cast(spell="Aura de lumière", target="a2.1"))
-    table.play("a", {"type": "roll"}, faces=[3])  # 3 + 5 = 8 >= 6
     (effect,) = table.state["effects"]
     assert effect["name"] == "Aura de lumière" and effect["kind"] == "spell"
     assert effect["fighter"] == "a2.1" and effect["duration"] == "turns"
@@ -190,15 +191,25 @@ def magic_table_from(game) -> Table:
 
 def test_a_natural_one_fails_the_power_test_only_by_ruling():
     """ "CF: a 1 is no automatic failure [read] M1"; "C3 auto-fails [read] M5" """
-    for ruling, success in (("no_automatic_failure", True), ("fails", False)):
-        table = magic_table(natural_one=ruling)
-        table.play("b", {"type": "set_mystic", "fighter": "b1.1", "gems": {}})
-        table.play("a", cast(spell="Aura de lumière"))  # POU 5 + 1 = 6
-        expected = "1/1" if success else "5/6"
-        assert table.state["pending"]["odds"] == expected
-        events = table.play("a", {"type": "roll"}, faces=[1])
-        resolved = next(e for e in events if e["kind"] == "test_resolved")
-        assert resolved["payload"]["success"] is success
+    # CF: POU 5 against 6 cannot fail, so it passes with no roll asked; the
+    # line names the ruling that made it certain.
+    table = magic_table(natural_one="no_automatic_failure")
+    table.play("b", {"type": "set_mystic", "fighter": "b1.1", "gems": {}})
+    events = table.play("a", cast(spell="Aura de lumière"))  # POU 5 + 1 = 6
+    (certain,) = [e["payload"] for e in events if e["kind"] == "test_certain"]
+    assert certain["odds"] == "1/1" and certain["house_ruling"] == "natural_one"
+    assert certain["section"] == "II-A-1" and certain["value"] == 5
+    assert table.state["pending"] is None
+    assert table.state["casts"]["a1.1"]["Aura de lumière"] == 1
+    table.refuses("a", {"type": "roll"}, "no roll")
+    # C3: a natural 1 fails it, so it is rolled, and a 1 fails.
+    table = magic_table(natural_one="fails")
+    table.play("b", {"type": "set_mystic", "fighter": "b1.1", "gems": {}})
+    table.play("a", cast(spell="Aura de lumière"))
+    assert table.state["pending"]["odds"] == "5/6"
+    events = table.play("a", {"type": "roll"}, faces=[1])
+    resolved = next(e for e in events if e["kind"] == "test_resolved")
+    assert resolved["payload"]["success"] is False
 
 
 def test_a_spell_is_cast_in_its_magician_s_activation_only():
@@ -251,6 +262,67 @@ def test_a_faithful_calls_a_miracle_of_his_cult_with_the_fervour_he_chooses():
     assert effect["kind"] == "miracle" and effect["duration"] == "end_of_turn"
     # A universal miracle with a printed fervour of 2: 1 faith left is not enough.
     table.refuses("a", call("Prière"), "not enough")
+
+
+def test_a_power_test_the_dice_cannot_miss_passes_once_the_counter_window_closes():
+    """II-A-1 (CF, the ``natural_one`` default): POU 5 against 6 cannot fail.
+    Its effect follows a pass (§3.7), so no roll is asked; the adversary is
+    still asked first whether to counter (§3.4)."""
+    table = magic_table()
+    events = table.play("a", cast(spell="Aura de lumière", target="a2.1"))
+    assert kinds(events) == ["spell_cast", "pending_set"]  # the counter window
+    assert waiting_for(table.state) == {"b"}
+    # No die is drawn: the scripted dice hold none.
+    events = table.play(
+        "b", {"type": "counter", "fighter": "b1.1", "pay": False}, faces=[]
+    )
+    assert kinds(events)[0] == "test_certain"
+    assert "pending_set" not in kinds(events)
+    certain = events[0]["payload"]
+    assert certain["context"]["cast"]["spell"] == "Aura de lumière"
+    assert certain["house_ruling"] == "natural_one"
+    (effect,) = table.state["effects"]
+    assert effect["name"] == "Aura de lumière" and effect["fighter"] == "a2.1"
+    assert table.state["pending"] is None
+    assert waiting_for(table.state) == {"a"}  # his activation goes on
+    assert replay(table.events) == table.state
+
+
+def test_a_miracle_test_the_dice_cannot_miss_passes_without_a_roll():
+    """HR-F2's default (1d6 + FOI against the difficulty) with II-A-1: FOI 4
+    against "fervour+4" with a fervour of 1 cannot fail."""
+    table = faithful_table()
+    events = table.play("a", call(fervour=1, target="a1.1"), faces=[])
+    assert kinds(events)[:2] == ["miracle_called", "test_certain"]
+    assert table.state["pending"] is None
+    (effect,) = table.state["effects"]
+    assert effect["kind"] == "miracle" and effect["fighter"] == "a1.1"
+    assert table.state["fighters"]["a2.1"]["faith"] == 3
+    assert replay(table.events) == table.state
+
+
+@settings(max_examples=40, deadline=None)
+@given(hs.integers(1, 12), hs.sampled_from(["no_automatic_failure", "fails"]))
+def test_a_power_test_waits_unless_the_ruled_odds_are_certain(difficulty, natural_one):
+    """The test is passed at once exactly when it cannot fail under the ruling
+    in force; otherwise it waits with those odds."""
+    game = magic_setup(natural_one=natural_one)
+    game["spells"]["Essai"] = {
+        "cost": {"fire": 1},
+        "difficulty": difficulty,
+        "frequency": None,
+    }
+    game["sides"]["a"]["cards"][0]["spells"].append("Essai")
+    game["sides"]["b"]["cards"][0]["gems"] = {}  # nobody counters
+    table = magic_table_from(game)
+    events = table.play("a", cast(spell="Essai"), faces=[])
+    certain = natural_one == "no_automatic_failure" and 5 + 1 >= difficulty
+    if certain:
+        assert "test_certain" in kinds(events) and table.state["pending"] is None
+    else:
+        assert kinds(events) == ["spell_cast", "pending_set"]
+        assert table.state["pending"]["odds"] != "1/1"
+    assert replay(table.events) == table.state
 
 
 # --- properties ----------------------------------------------------------------
@@ -398,8 +470,8 @@ def test_a_formula_difficulty_is_worked_out_from_the_caster_or_the_target():
     assert table.state["pending"]["difficulty"] == 8
     table.play("a", {"type": "roll"}, faces=[4])
     table.refuses("a", cast(spell="Libre"), "difficulty")
-    table.play("a", cast(spell="Libre", difficulty=5))
-    assert table.state["pending"]["difficulty"] == 5
+    table.play("a", cast(spell="Libre", difficulty=9))
+    assert table.state["pending"]["difficulty"] == 9
 
 
 def test_the_events_of_games_with_magic_have_the_described_fields():

@@ -110,8 +110,8 @@ def test_an_upkept_spell_is_paid_in_gems_of_its_element():
     game["sides"]["a"]["cards"][0]["spells"].append("Flamme")
     game["sides"]["b"]["cards"][0]["gems"] = {}
     table = _to_activation(Table(game, seed="magic"))
+    # POU 5 against 4 cannot fail: passed without a roll (II-A-1).
     table.play("a", cast(spell="Flamme", target="b2.1"))
-    table.play("a", {"type": "roll"}, faces=[3])
     (effect,) = table.state["effects"]
     assert effect["duration"] == "upkeep" and effect["element"] == "fire"
     to_upkeep(table)

@@ -235,9 +235,12 @@ def test_II_A_3_a_courage_test_the_dice_can_miss_waits_for_its_roll():
     assert Fraction(table.state["pending"]["odds"]) == Fraction(5, 6)
 
 
-def test_II_A_1_a_certain_test_for_a_spell_or_a_skill_is_still_rolled():
-    """A spell's or a skill's test may count by its final result (its effect:
-    X, XI are not among the seeds), so even a certain one waits for its roll."""
+def test_II_A_1_a_certain_test_typed_at_the_table_for_a_spell_or_a_skill_is_rolled():
+    """A test typed at the table for a spell, a miracle (not cast from the
+    list: test_magic_game), a skill or another use may count by its final
+    result, which the app does not know the use of (the natural 1 ruling of
+    X, XI is not applied to it either): even a certain one waits for its
+    roll."""
     for use in ("spell", "miracle", "skill", "other"):
         table = Table()
         table.play("a", a_test(characteristic="DIS", difficulty=3, use=use))

@@ -134,8 +134,9 @@ def pending_panel(state: Mapping[str, Any], pending: Mapping[str, Any]):
             difficulty=pending["difficulty"],
             odds=percent(pending["odds"]),
             faces_needed=pending.get("dice", 1),
-            # A test for a spell or a skill that cannot fail is still rolled
-            # (its final result may count): the panel says it cannot fail.
+            # A test typed at the table for a skill (or a spell not on the
+            # list) that cannot fail is still rolled, its final result may
+            # count: the panel says it cannot fail.
             certain=Fraction(pending["odds"]) == 1,
             lowest=lowest_final_result(pending["value"]),
         )
