@@ -826,8 +826,10 @@ def mystic_success(state: State, natural: int, winning: bool) -> bool:
     )
 
 
+@follows("mystic_odds")
 def _with_ruled_odds(state: State, pending: dict[str, Any]) -> dict[str, Any]:
-    """The waiting test's odds under the ``natural_one`` ruling."""
+    """The waiting test's odds under the ``natural_one`` ruling (a power or
+    faith test: cast or called from the list, or typed at the table)."""
     odds = magic.power_odds(
         pending["value"],
         pending["difficulty"],

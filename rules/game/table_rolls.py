@@ -238,6 +238,10 @@ def characteristic_test(batch: Batch, side: str, command: Command) -> None:
         use=use,
         label=label,
     )
+    if use in RESERVE_OF_USE:
+        # A spell's or a miracle's test typed at the table is a power or
+        # faith test all the same: the natural 1 ruling applies (X, XI).
+        pending = then("mystic_odds")(state, pending)
     if use in PASS_OR_FAIL_USES:
         wait_or_pass(batch, pending)
     else:
@@ -371,7 +375,7 @@ def _progress(
         return
     context = pending["context"]
     success = roll.winning
-    if context.get("cast") or context.get("call"):  # X, XI: the natural 1 ruling
+    if context.get("use") in RESERVE_OF_USE:  # X, XI: the natural 1 ruling
         success = then("mystic_success")(batch.state, roll.natural, success)
     batch.emit(
         "test_resolved",

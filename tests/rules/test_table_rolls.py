@@ -12,6 +12,7 @@ from rules import odds
 from rules.dice import ScriptedDice
 from rules.game import choice_odds, replay, summarize
 from rules.several_dice import DiceTest, dice_test_choice, dice_test_success
+from tests.support.magic_table import magic_table
 from tests.support.table import Table, card, declaration, setup
 
 
@@ -245,6 +246,30 @@ def test_II_A_1_a_certain_test_typed_at_the_table_for_a_spell_or_a_skill_is_roll
         table = Table()
         table.play("a", a_test(characteristic="DIS", difficulty=3, use=use))
         assert table.state["pending"]["odds"] == "1/1", use
+
+
+def test_a_spell_or_miracle_test_typed_at_the_table_follows_the_natural_one_ruling():
+    """A power or faith test typed at the table is one all the same: under
+    C3's ruling a natural 1 fails it (odds and outcome), under CF's it does
+    not (X, XI: rules.magic's ``natural_one``)."""
+    # The Magicien's POU 5 against 6, the Prêtre's FOI 4 against 5: only a
+    # natural 1 could fail them.
+    tests = (("spell", "a1.1", "POU", 6), ("miracle", "a2.1", "FOI", 5))
+    for use, fighter, characteristic, difficulty in tests:
+        for ruling, expected, success in (
+            ("no_automatic_failure", "1/1", True),
+            ("fails", "5/6", False),
+        ):
+            table = magic_table(natural_one=ruling)
+            command = a_test(
+                fighter, characteristic=characteristic, difficulty=difficulty
+            )
+            table.play("a", {**command, "use": use})
+            assert table.state["pending"]["odds"] == expected, (use, ruling)
+            events = table.play("a", {"type": "roll"}, faces=[1])
+            resolved = next(e for e in events if e["kind"] == "test_resolved")
+            assert resolved["payload"]["success"] is success, (use, ruling)
+            assert replay(table.events) == table.state
 
 
 @settings(max_examples=80, deadline=None)
