@@ -13,21 +13,30 @@ import functools
 import hashlib
 import inspect
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import ObjectDoesNotExist
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from battles.models.once import FormSubmission
 
 MAX_KEY = 40
+# How long a claimed key is kept: a form sent again within it (a double tap,
+# a retry, the page sent again from the back button) still makes nothing
+# new. Older claims are deleted as a new one is made, so the table holds
+# the last KEPT_DAYS of creating forms, not every one ever sent.
+KEPT_DAYS = 90
 
 
 def _claim(kind: str, key: str) -> int | None:
     """Claim ``key`` for a ``kind``; None if it is new, else the id of what
     its first submission made. Raises ``LookupError`` for a key used by
     another kind of form (or whose first submission made nothing)."""
+    cutoff = timezone.now() - timedelta(days=KEPT_DAYS)
+    FormSubmission.objects.filter(created__lt=cutoff).delete()
     try:
         with transaction.atomic():
             FormSubmission.objects.create(key=key, kind=kind)
@@ -99,4 +108,4 @@ def once(
     return wrap
 
 
-__all__ = ["MAX_KEY", "once"]
+__all__ = ["KEPT_DAYS", "MAX_KEY", "once"]
