@@ -446,9 +446,9 @@ __all__ = [
     "decide_check",
     "offer_courage_test",
     "opposed_finished",
-    "wait_or_pass",
     "roll_check",
     "scatter",
+    "wait_or_pass",
 ]
 
 

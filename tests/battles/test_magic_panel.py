@@ -9,6 +9,8 @@ import html
 
 import pytest
 
+from battles.models import GameEvent
+from battles.services import games as services
 from tests.support.game_steps import act
 from tests.support.magic_setup import (
     GRIFFON_FAITHFUL,
@@ -218,9 +220,6 @@ def test_a_spell_the_dice_cannot_miss_passes_without_a_roll_on_both_phones(
     ruling's default). Its effect follows a pass (§3.7): once the counter is
     declined, it is passed, with no Roll asked, and its line names the
     ruling that made it certain."""
-    from battles.models import GameEvent
-    from battles.services import games as services
-
     game = until_active(magic_game, WOLFEN_MAGICIAN)
     response = act(
         opponent_client,
@@ -232,17 +231,13 @@ def test_a_spell_the_dice_cannot_miss_passes_without_a_roll_on_both_phones(
     )
     assert response.status_code == 200
     game.refresh_from_db()
-    if game.state["pending"]:  # the Griffons' mage may counter it first
-        assert game.state["pending"]["kind"] == "counter"
-        answer = act(
-            owner_client,
-            game,
-            type="counter",
-            side="a",
-            fighter=GRIFFON_MAGE,
-            pay="0",
-        )
-        assert answer.status_code == 200
+    # The Griffons' mage holds fire, water's opposed element: he is asked
+    # first, and lets it be.
+    assert game.state["pending"]["kind"] == "counter"
+    answer = act(
+        owner_client, game, type="counter", side="a", fighter=GRIFFON_MAGE, pay="0"
+    )
+    assert answer.status_code == 200
     game.refresh_from_db()
     assert game.state["pending"] is None
     certain = GameEvent.objects.get(game=game, kind="test_certain")
