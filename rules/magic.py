@@ -453,6 +453,20 @@ def power_odds(
     return odds
 
 
+def ruled_reroll_odds(
+    reroll: Fraction, power: int, difficulty: int, sixes: int, *, natural_one: str
+) -> Fraction:
+    """P(success) of rerolling the ``sixes`` showing of a power or faith test
+    (``reroll``: as II-A-1 and II-A-2 give it) under the ``natural_one``
+    ruling. With "fails" a kept natural 1 fails. It could only have won
+    where ``power + 1`` reaches the difficulty: there, every other face wins
+    and the reroll loses when each rerolled die shows 1, ``(1/6) ** sixes``.
+    """
+    if natural_one == "fails" and lowest_final_result(power) >= difficulty:
+        return reroll - Fraction(1, 6) ** sixes
+    return reroll
+
+
 def ruled_success(natural: int, winning: bool, *, natural_one: str) -> bool:
     """A power or faith test's outcome under the ``natural_one`` ruling."""
     return winning and not (natural_one == "fails" and natural == 1)

@@ -830,13 +830,17 @@ def mystic_success(state: State, natural: int, winning: bool) -> bool:
 def _with_ruled_odds(state: State, pending: dict[str, Any]) -> dict[str, Any]:
     """The waiting test's odds under the ``natural_one`` ruling (a power or
     faith test: cast or called from the list, or typed at the table)."""
+    natural_one = ruling(state, "natural_one")
     odds = magic.power_odds(
         pending["value"],
         pending["difficulty"],
         pending["dice"] - 1,
-        natural_one=ruling(state, "natural_one"),
+        natural_one=natural_one,
     )
-    return {**pending, "odds": _fraction(odds)}
+    ruled = {**pending, "odds": _fraction(odds)}
+    if natural_one != "no_automatic_failure":  # read by a six's choice odds
+        ruled["natural_one"] = natural_one
+    return ruled
 
 
 @follows("mystic_finished")

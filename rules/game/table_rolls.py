@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules import odds
+from rules import magic, odds
 from rules.checks import OpposedRoll
 from rules.dice import DiceExhausted, DiceSource
 from rules.errors import IllegalAction, _
@@ -48,6 +48,7 @@ from rules.game.pending import opposed_resolution, test_resolution
 from rules.scatter import scatter_from_faces
 from rules.several_dice import (
     MAX_TEST_DICE,
+    DiceChoice,
     DiceTest,
     dice_test_choice,
     dice_test_success,
@@ -350,6 +351,15 @@ def check_choice(pending: Mapping[str, Any]) -> dict[str, str] | None:
     if not roll.awaiting_choice:
         return None
     choice = dice_test_choice(roll)
+    if pending.get("natural_one"):  # a power or faith test under C3's ruling
+        reroll = magic.ruled_reroll_odds(
+            choice.reroll,
+            roll.value,
+            roll.difficulty,
+            roll.sixes,
+            natural_one=pending["natural_one"],
+        )
+        choice = DiceChoice(choice.keep, reroll)
     return {
         "keep": fraction_text(choice.keep),
         "reroll": fraction_text(choice.reroll),

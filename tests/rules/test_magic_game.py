@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as hs
 
 from rules.errors import IllegalAction
-from rules.game import evolve, legal_actions, replay, waiting_for
+from rules.game import choice_odds, evolve, legal_actions, replay, waiting_for
 from rules.game.legal import is_listed
 from tests.rules.test_legal_actions import check_state
 from tests.support.legal_probe import example_command
@@ -210,6 +210,31 @@ def test_a_natural_one_fails_the_power_test_only_by_ruling():
     events = table.play("a", {"type": "roll"}, faces=[1])
     resolved = next(e for e in events if e["kind"] == "test_resolved")
     assert resolved["payload"]["success"] is False
+
+
+def test_under_c3_s_ruling_a_six_s_reroll_odds_count_the_natural_one_that_fails():
+    """POU 5 against 6: any face but a '1' wins. With "fails", rerolling the
+    six showing loses when every rerolled die shows 1: 5/6 for one die,
+    35/36 for two; keeping it wins (II-A-1, II-A-2, M5)."""
+    for extra, faces, reroll in (({}, [6], "5/6"), ({"air": 1}, [6, 6], "35/36")):
+        table = magic_table(natural_one="fails")
+        table.play("b", {"type": "set_mystic", "fighter": "b1.1", "gems": {}})
+        table.play("a", cast(spell="Aura de lumière", extra=extra))
+        table.play("a", {"type": "roll"}, faces=faces)
+        choice = choice_odds(table.state["pending"])
+        assert choice == {"keep": "1/1", "reroll": reroll, "best": "keep"}, extra
+    # Rerolled to a 1 and a 1: the natural 1 fails under this ruling.
+    events = table.play("a", {"type": "reroll"}, faces=[1, 1])
+    resolved = next(e for e in events if e["kind"] == "test_resolved")
+    assert resolved["payload"]["success"] is False
+    # Under CF's ruling the odds are the dice's own: against 7, a '1' after
+    # the six gives 5 + 1 = 6 and fails by the numbers (II-A-1), no more.
+    table = magic_table()
+    table.play("b", {"type": "set_mystic", "fighter": "b1.1", "gems": {}})
+    table.play("a", cast(spell="Boule de feu"))  # POU 5 against 7
+    table.play("a", {"type": "roll"}, faces=[6])
+    assert "natural_one" not in table.state["pending"]
+    assert choice_odds(table.state["pending"])["reroll"] == "5/6"
 
 
 def test_a_spell_is_cast_in_its_magician_s_activation_only():
