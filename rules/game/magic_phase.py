@@ -838,7 +838,8 @@ def _with_ruled_odds(state: State, pending: dict[str, Any]) -> dict[str, Any]:
         natural_one=natural_one,
     )
     ruled = {**pending, "odds": _fraction(odds)}
-    if natural_one != "no_automatic_failure":  # read by a six's choice odds
+    if natural_one != magic.HOUSE_RULINGS["natural_one"].default:
+        # Read by a six's choice odds (table_rolls.check_choice).
         ruled["natural_one"] = natural_one
     return ruled
 
