@@ -447,10 +447,9 @@ def power_odds(
     dice = power_dice(extra_gems)
     if dice > MAX_TEST_DICE:
         raise ValueError(f"A power test rolls at most {MAX_TEST_DICE} dice.")
-    odds = dice_test_success(power, difficulty, dice)
-    if natural_one == "fails" and lowest_final_result(power) >= difficulty:
-        odds -= Fraction(1, 6) ** dice
-    return odds
+    return dice_test_success(power, difficulty, dice) - _ones_lost(
+        power, difficulty, dice, natural_one
+    )
 
 
 def ruled_reroll_odds(
@@ -458,13 +457,18 @@ def ruled_reroll_odds(
 ) -> Fraction:
     """P(success) of rerolling the ``sixes`` showing of a power or faith test
     (``reroll``: as II-A-1 and II-A-2 give it) under the ``natural_one``
-    ruling. With "fails" a kept natural 1 fails. It could only have won
-    where ``power + 1`` reaches the difficulty: there, every other face wins
-    and the reroll loses when each rerolled die shows 1, ``(1/6) ** sixes``.
-    """
+    ruling: the reroll loses what a natural 1 would have won."""
+    return reroll - _ones_lost(power, difficulty, sixes, natural_one)
+
+
+def _ones_lost(power: int, difficulty: int, dice: int, natural_one: str) -> Fraction:
+    """What the ruling ``natural_one="fails"`` (C3, M5) takes from a throw of
+    ``dice`` d6: a kept natural 1 could only have won where ``power + 1``
+    reaches the difficulty (II-A-1); there every other face wins, so it is
+    every die showing 1, ``(1/6) ** dice``. Nothing under CF's ruling."""
     if natural_one == "fails" and lowest_final_result(power) >= difficulty:
-        return reroll - Fraction(1, 6) ** sixes
-    return reroll
+        return Fraction(1, 6) ** dice
+    return Fraction(0)
 
 
 def ruled_success(natural: int, winning: bool, *, natural_one: str) -> bool:

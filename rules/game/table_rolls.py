@@ -264,9 +264,7 @@ def wait_or_pass(
     if house_ruling:
         certain["house_ruling"] = house_ruling
     batch.emit("test_certain", certain)
-    context = pending["context"]
-    if context.get("cast") or context.get("call"):  # a spell or miracle (X, XI)
-        then("mystic_finished")(batch, context, True)
+    _followed(batch, pending["context"], True)
 
 
 def offer_courage_test(batch: Batch, side: str, charger: str, targets: list) -> None:
@@ -401,6 +399,12 @@ def _progress(
             next=None,
         ),
     )
+    _followed(batch, context, success)
+
+
+def _followed(batch: Batch, context: Mapping[str, Any], success: bool) -> None:
+    """What a test against a difficulty leads to, rolled or certain: the
+    phase that asked for it goes on."""
     if context.get("fear"):  # a Courage test on a charge (IX)
         then("courage_finished")(batch, context, success)
     if context.get("cast") or context.get("call"):  # a spell or miracle (X, XI)

@@ -35,6 +35,26 @@ def magic_game(demo_armies, owner_client, opponent_client):
     return game
 
 
+def cast(client, game, side, fighter, spell, **fields):
+    """The phone of ``side`` taps its magician's spell (the mystic action)."""
+    return act(
+        client, game, type="cast", side=side, fighter=fighter, spell=spell, **fields
+    )
+
+
+def call(client, game, fervour: str):
+    """Side A's phone taps its Fidèle's Bénédiction at ``fervour``."""
+    return act(
+        client,
+        game,
+        type="call",
+        side="a",
+        fighter=GRIFFON_FAITHFUL,
+        miracle="Bénédiction",
+        fervour=fervour,
+    )
+
+
 def page(client, game) -> str:
     return html.unescape(client.get(f"/games/{game.public_id}/").content.decode())
 
@@ -62,13 +82,12 @@ def test_a_cast_with_one_extra_gem_the_counter_asked_then_declined(
     magic_game, owner_client, opponent_client
 ):
     game = until_active(magic_game, GRIFFON_MAGE)
-    response = act(
+    response = cast(
         owner_client,
         game,
-        type="cast",
-        side="a",
-        fighter=GRIFFON_MAGE,
-        spell="Boule de feu",
+        "a",
+        GRIFFON_MAGE,
+        "Boule de feu",
         target="b1.1",
         **{"extra:fire": "1"},
     )
@@ -98,14 +117,7 @@ def test_a_countered_spell_spends_the_gems_and_does_nothing(
     magic_game, owner_client, opponent_client
 ):
     game = until_active(magic_game, GRIFFON_MAGE)
-    act(
-        owner_client,
-        game,
-        type="cast",
-        side="a",
-        fighter=GRIFFON_MAGE,
-        spell="Boule de feu",
-    )
+    cast(owner_client, game, "a", GRIFFON_MAGE, "Boule de feu")
     act(
         opponent_client,
         game,
@@ -127,15 +139,7 @@ def test_a_faithful_calls_a_miracle_with_the_fervour_he_taps(magic_game, owner_c
     game = until_active(magic_game, GRIFFON_FAITHFUL)
     body = page(owner_client, game)
     assert "Bénédiction" in body and "Fervour 1 (diff. 5)" in body
-    act(
-        owner_client,
-        game,
-        type="call",
-        side="a",
-        fighter=GRIFFON_FAITHFUL,
-        miracle="Bénédiction",
-        fervour="2",
-    )
+    call(owner_client, game, "2")
     game.refresh_from_db()
     assert game.state["fighters"][GRIFFON_FAITHFUL]["faith"] == 2
     assert game.state["pending"]["difficulty"] == 6
@@ -165,14 +169,7 @@ def test_the_upkeep_recovers_gems_of_the_elements_he_was_given(
     from tests.support.magic_setup import to_upkeep
 
     game = until_active(magic_game, GRIFFON_MAGE)
-    act(
-        owner_client,
-        game,
-        type="cast",
-        side="a",
-        fighter=GRIFFON_MAGE,
-        spell="Aura de lumière",
-    )
+    cast(owner_client, game, "a", GRIFFON_MAGE, "Aura de lumière")
     opponent = {"type": "counter", "fighter": WOLFEN_MAGICIAN, "pay": False}
     perform(game, "b", opponent)
     perform(game, "a", {"type": "roll"})
@@ -221,14 +218,7 @@ def test_a_spell_the_dice_cannot_miss_passes_without_a_roll_on_both_phones(
     declined, it is passed, with no Roll asked, and its line names the
     ruling that made it certain."""
     game = until_active(magic_game, WOLFEN_MAGICIAN)
-    response = act(
-        opponent_client,
-        game,
-        type="cast",
-        side="b",
-        fighter=WOLFEN_MAGICIAN,
-        spell="Brume",
-    )
+    response = cast(opponent_client, game, "b", WOLFEN_MAGICIAN, "Brume")
     assert response.status_code == 200
     game.refresh_from_db()
     # The Griffons' mage holds fire, water's opposed element: he is asked
@@ -259,15 +249,7 @@ def test_a_spell_the_dice_cannot_miss_passes_without_a_roll_on_both_phones(
 def test_a_miracle_the_dice_cannot_miss_passes_without_a_roll(magic_game, owner_client):
     """FOI 4 against "x + 4" with a fervour of 1 (HR-F2's default test)."""
     game = until_active(magic_game, GRIFFON_FAITHFUL)
-    response = act(
-        owner_client,
-        game,
-        type="call",
-        side="a",
-        fighter=GRIFFON_FAITHFUL,
-        miracle="Bénédiction",
-        fervour="1",
-    )
+    response = call(owner_client, game, "1")
     body = html.unescape(response.content.decode())
     assert "4 against 5 cannot fail" in body
     assert 'name="type" value="roll"' not in body
