@@ -243,6 +243,14 @@ def test_a_spell_the_dice_cannot_miss_passes_without_a_roll_on_both_phones(
     caster = page(opponent_client, game)
     assert 'name="type" value="roll"' not in caster
     assert game.state["casts"][WOLFEN_MAGICIAN]["Brume"] == 1
+    # A Roll sent all the same (a stale tap, a forged form): refused with its
+    # message, nothing saved.
+    version = game.version
+    stale = act(opponent_client, game, type="roll", side="b")
+    assert stale.status_code == 200  # the panel again, the message in it
+    assert "There is no roll to make now." in html.unescape(stale.content.decode())
+    game.refresh_from_db()
+    assert game.version == version
     assert services.replayed_state(game) == game.state
 
 
