@@ -19,6 +19,8 @@ from django.utils.functional import cached_property
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from battles.models.fast_json import FastJSONField
+
 SIDE_CHOICES = [("a", _("Side A")), ("b", _("Side B"))]
 
 
@@ -88,7 +90,7 @@ class Game(models.Model):
         related_name="+",
     )
     # The snapshot: rules.game.replay(events) must give exactly this.
-    state = models.JSONField(default=dict)
+    state = FastJSONField(default=dict)
     version = models.PositiveIntegerField(default=0)
     # DESIGN "Dice": secret until the end, its SHA-256 shown from the start.
     dice_seed = models.CharField(max_length=64, default=new_dice_seed)
@@ -127,8 +129,8 @@ class Game(models.Model):
         return self.finished
 
 
-class EventJSONField(models.JSONField):
-    """A ``JSONField`` inserted as a plain value on PostgreSQL.
+class EventJSONField(FastJSONField):
+    """A ``FastJSONField`` inserted as a plain value on PostgreSQL.
 
     Django inserts several rows at once there through ``UNNEST`` of one
     array per column; psycopg then quotes each JSON value again inside a text
@@ -139,12 +141,6 @@ class EventJSONField(models.JSONField):
 
     def get_placeholder(self, value, compiler, connection) -> str:
         return "%s"
-
-    def deconstruct(self):
-        # The column is a plain JSONField's: migrations see one (no table
-        # rebuilt on SQLite for a change of Python only).
-        name, _path, args, kwargs = super().deconstruct()
-        return name, "django.db.models.JSONField", args, kwargs
 
 
 class GameEvent(models.Model):
