@@ -32,7 +32,7 @@ from battles.presenters.game.floor import Offers
 from battles.presenters.log import log_lines
 from battles.presenters.log_page import log_page
 from battles.presenters.rulings import conventions, rulings_in_force
-from battles.presenters.urls import game_url
+from battles.presenters.urls import game_address
 
 LOG_ON_BOARD = 6
 
@@ -117,7 +117,7 @@ def build_board(
         **_parts_changed(game, viewer, before, piles, private_to),
         **_log_part(state, read, private_to, since),
         "tap": tap_keys() if tap is None else tap,
-        "act_url": game_url("game_act", game.public_id),
+        "act_url": game_address("game_act", game.public_id),
         "error": error,
         "error_field": error_field,
         "refused": refused,

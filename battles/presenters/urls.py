@@ -20,7 +20,7 @@ def _reversed(name: str, args: tuple[str, ...], prefix: str, urlconf) -> str:
     return reverse(name, args=args, urlconf=urlconf)
 
 
-def game_url(name: str, *args: object) -> str:
+def game_address(name: str, *args: object) -> str:
     """``reverse(name, args=args)``, remembered."""
     return _reversed(
         name, tuple(str(arg) for arg in args), get_script_prefix(), get_urlconf()

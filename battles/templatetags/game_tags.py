@@ -10,17 +10,17 @@ from django.utils.formats import localize
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
-from battles.presenters.urls import game_url as _game_url
+from battles.presenters.urls import game_address as _game_address
 
 register = template.Library()
 CSRF_FIELD = CsrfTokenNode()
 
 
 @register.simple_tag
-def game_url(name: str, *args: object) -> str:
+def game_address(name: str, *args: object) -> str:
     """``{% url %}`` for a game's own views, reversed once per process
     (``battles.presenters.urls``): a board names them at every render."""
-    return _game_url(name, *args)
+    return _game_address(name, *args)
 
 
 @register.filter
